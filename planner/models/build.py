@@ -1,0 +1,86 @@
+"""The build file of SPEC §2.2, as written by the user (before part references are resolved)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from typing_extensions import Annotated
+
+from planner.units import Power, Temperature
+
+Workload = Literal["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
+Region = Literal["us", "eu", "uk", "jp", "cn", "au"]
+
+#: A part reference: a catalog id, or an inline table `{ base = "id", field = value, … }`.
+PartRef = Annotated[
+    str | dict[str, Any],
+    WithJsonSchema({
+        "anyOf": [
+            {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9.]+)*$", "description": "a catalog id"},
+            {"type": "object", "description": "an inline part: base = catalog id (optional) plus fields",
+             "properties": {"base": {"type": "string"}}},
+        ]
+    }),
+]
+
+MAX_GPUS = 16  # the most GPUs any workstation or 4U chassis in the catalogs can carry
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CircuitSpec(_Strict):
+    """A branch circuit (wall outlet + breaker) that PSUs plug into."""
+
+    name: str = Field(min_length=1, description="A name to refer to it from [[psu]] circuit = ….")
+    outlet: PartRef = Field(description="Outlet id from outlets.toml (e.g. nema-5-15) or an inline outlet.")
+    other_load: Power = Field(default=0, ge=0, le=20_000,
+                              description="Other equipment on the same breaker (monitors…), W.")
+
+
+class PsuSpec(_Strict):
+    """A PSU in the build, plugged into a circuit."""
+
+    part: PartRef = Field(description="PSU id from psus.toml or an inline PSU.")
+    circuit: str | None = Field(default=None, description="Name of the [[circuit]] it plugs into.")
+
+
+class GpuSpec(_Strict):
+    """One kind of GPU in the build, `count` times."""
+
+    part: PartRef = Field(description="GPU board id from gpus.toml or an inline board.")
+    count: int = Field(default=1, ge=1, le=MAX_GPUS, description="How many of this card.")
+    power_limit: Power | None = Field(default=None, gt=0, le=2_000,
+                                      description="Power limit per card, W; default = the card's tdp.")
+    slot: str | list[str] | None = Field(
+        default=None, description="Motherboard slot name(s) to use, e.g. PCIE1; one per card.")
+    riser: PartRef | None = Field(default=None, description="Riser id for these cards (to a vertical mount).")
+    psu: int | None = Field(default=None, ge=1, le=16, description="Which [[psu]] (1-based) feeds these cards.")
+
+
+class Extras(_Strict):
+    """Smaller loads of the DC budget (SPEC §4.1); defaults are in planner/physics/params.py."""
+
+    ram_modules: int | None = Field(default=None, ge=0, le=64, description="DIMMs installed.")
+    drives: int | None = Field(default=None, ge=0, le=64, description="SSDs and HDDs.")
+    fans: int | None = Field(default=None, ge=0, le=40, description="Case fans.")
+    board: Power | None = Field(default=None, ge=0, le=500, description="Motherboard power, W.")
+    other: Power = Field(default=0, ge=0, le=5_000, description="Anything else on the PSUs, W.")
+
+
+class BuildFile(_Strict):
+    """A build: the parts, how they are wired to the wall, and the workload."""
+
+    name: str | None = Field(default=None, description="Build name (default: the file name).")
+    ambient: Temperature = Field(default=25, ge=-10, le=50, description="Room temperature, °C.")
+    workload: Workload = Field(default="llm-train", description="What the machine runs (SPEC §6 kinds).")
+    region: Region | None = Field(default=None, description="Region for the default circuit when none is given.")
+    case: PartRef = Field(description="Case id or inline case.")
+    motherboard: PartRef = Field(description="Motherboard id or inline motherboard.")
+    cpu: PartRef = Field(description="CPU id or inline CPU.")
+    circuit: list[CircuitSpec] = Field(default_factory=list, max_length=16, description="Branch circuits.")
+    psu: list[PsuSpec] = Field(min_length=1, max_length=8, description="PSUs.")
+    gpu: list[GpuSpec] = Field(min_length=1, max_length=MAX_GPUS, description="GPUs.")
+    extras: Extras = Field(default_factory=Extras, description="Smaller loads.")

@@ -1,0 +1,329 @@
+"""Part kinds of SPEC §2.1. One catalog file per kind; each entry is keyed by its id.
+
+Field docstrings become the JSON Schema descriptions and the catalog docs. Quantities accept a bare
+number in the documented unit or a string with a unit ("313 mm", "13.5 in", "120 cfm").
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from planner.units import Airflow, Bandwidth, Cache, Current, Length, Memory, Power, Price, Temperature, Throughput, Voltage
+
+PowerConnector = Literal["pcie-8pin", "12vhpwr", "12v-2x6", "eps-8pin", "none"]
+Cooler = Literal["blower", "open-air", "flow-through", "passive", "liquid"]
+Efficiency = Literal[
+    "80plus-white", "80plus-bronze", "80plus-silver", "80plus-gold", "80plus-platinum", "80plus-titanium",
+    "cybenetics-bronze", "cybenetics-silver", "cybenetics-gold", "cybenetics-platinum",
+    "cybenetics-titanium", "cybenetics-diamond",
+]
+FormFactor = Literal["mini-itx", "micro-atx", "atx", "e-atx", "eeb", "ssi-eeb", "ceb", "xl-atx", "ssi-ceb"]
+
+PositiveInt = Annotated[int, Field(ge=1)]
+
+
+class Part(BaseModel):
+    """Fields every catalog entry has."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9.]+)*$", description="Catalog id (the TOML table key).")
+    name: str = Field(min_length=1, description="Full product name.")
+    maker: str = Field(min_length=1, description="Manufacturer.")
+    price: Price | None = Field(default=None, ge=0, le=500_000, description="Street price in USD.")
+    price_date: str | None = Field(default=None, description="When the price was seen (YYYY-MM).")
+    source: str = Field(min_length=3, description="Where the figures come from.")
+    estimated: list[str] = Field(
+        default_factory=list,
+        description="Fields whose values are estimates rather than published figures.",
+    )
+    notes: str | None = Field(default=None, description="Anything a builder should know.")
+
+
+class GpuChip(Part):
+    """A GPU model (e.g. the RTX 3090), independent of who made the board."""
+
+    architecture: str = Field(min_length=2, description="e.g. ampere, ada, hopper, blackwell, rdna3, cdna2.")
+    year: int = Field(ge=2012, le=2035, description="Launch year.")
+    launch_date: str | None = Field(default=None, description="Launch date (YYYY-MM-DD).")
+    launch_price: Price | None = Field(default=None, ge=0, le=500_000, description="Launch MSRP, USD.")
+    memory: Memory = Field(gt=0, le=1024, description="Memory size, GB.")
+    memory_type: str | None = Field(default=None, description="e.g. GDDR6X, HBM3.")
+    memory_bus_width: int | None = Field(default=None, ge=32, le=8192, description="Memory bus, bits.")
+    memory_data_rate: float | None = Field(
+        default=None, gt=0, le=40, description="Effective data rate per pin, Gbit/s.")
+    memory_bandwidth: Bandwidth = Field(gt=0, le=20_000, description="Memory bandwidth, GB/s.")
+    l2_cache: Cache | None = Field(default=None, ge=0, le=1024, description="L2 (or last-level) cache, MB.")
+    tensor_fp16: Throughput | None = Field(
+        default=None, gt=0, le=20_000,
+        description="Dense fp16/bf16 tensor TFLOPS with fp32 accumulate (absent where unsupported).")
+    tensor_fp16_acc16: Throughput | None = Field(
+        default=None, gt=0, le=20_000, description="Dense fp16 tensor TFLOPS with fp16 accumulate.")
+    tensor_tf32: Throughput | None = Field(default=None, gt=0, le=20_000, description="Dense TF32 TFLOPS.")
+    tensor_fp8: Throughput | None = Field(default=None, gt=0, le=40_000, description="Dense FP8 TFLOPS.")
+    tensor_int8: Throughput | None = Field(default=None, gt=0, le=40_000, description="Dense INT8 TOPS.")
+    tensor_fp4: Throughput | None = Field(default=None, gt=0, le=80_000, description="Dense FP4 TFLOPS.")
+    fp32: Throughput | None = Field(default=None, gt=0, le=2_000, description="Non-tensor FP32 TFLOPS.")
+    fp64: Throughput | None = Field(default=None, gt=0, le=2_000, description="Non-tensor FP64 TFLOPS.")
+    sparsity: bool = Field(default=False, description="2:4 structured sparsity doubles tensor throughput.")
+    nvlink: bool = Field(default=False, description="Has an NVLink (or Infinity Fabric) bridge/port.")
+    p2p: bool | None = Field(default=None, description="PCIe peer-to-peer enabled by the driver.")
+    tdp: Power = Field(gt=0, le=2_000, description="Reference board power, W.")
+    form: Literal["pcie", "sxm", "oam", "mezzanine"] = Field(default="pcie", description="Module form.")
+    workstation_installable: bool = Field(
+        default=True, description="False for SXM/OAM modules that need a server baseboard.")
+    transient_ratio: float | None = Field(
+        default=None, ge=1, le=4, description="Peak/TDP at the ~1 ms scale (overrides the architecture default).")
+
+    @model_validator(mode="after")
+    def _bandwidth_matches_bus(self) -> GpuChip:
+        if self.memory_bus_width and self.memory_data_rate:
+            derived = self.memory_bus_width * self.memory_data_rate / 8
+            if abs(derived - self.memory_bandwidth) > 0.05 * self.memory_bandwidth:
+                raise ValueError(
+                    f"memory_bandwidth {self.memory_bandwidth:g} GB/s disagrees with bus width × data rate / 8"
+                    f" = {derived:g} GB/s")
+        return self
+
+
+class PerfPoint(BaseModel):
+    """One measured point of a power-limit curve."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    power_fraction: float = Field(gt=0, le=1.5, description="Power limit ÷ default board power.")
+    relative_perf: float = Field(gt=0, le=1.5, description="Throughput ÷ throughput at default power.")
+
+
+class PerfCurve(BaseModel):
+    """A measured power-limit → throughput curve for one kind of work."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["compute-bound", "memory-bound"] = Field(description="Which workloads it represents.")
+    workload: str = Field(description="What was measured, e.g. resnet50-fp16-training.")
+    source: str = Field(min_length=3)
+    points: list[PerfPoint] = Field(min_length=2)
+
+
+class GpuBoard(Part):
+    """A real card: a chip plus its board's size, cooler, power and connectors."""
+
+    chip: str = Field(description="Id of its GPU chip in gpu-chips.toml.")
+    tdp: Power = Field(gt=0, le=2_000, description="Default board power (power limit at stock), W.")
+    power_limit_min: Power = Field(gt=0, le=2_000, description="Lowest settable power limit, W.")
+    power_limit_max: Power = Field(gt=0, le=2_000, description="Highest settable power limit, W.")
+    power_connectors: list[PowerConnector] = Field(
+        min_length=1, description="Power inputs on the card, e.g. ['pcie-8pin', 'pcie-8pin'] or ['12vhpwr'].")
+    slot_width: float = Field(gt=0, le=5, description="Expansion-slot positions the card covers (2, 2.5, 3…).")
+    length: Length = Field(gt=50, le=450, description="Card length, mm.")
+    height: Length = Field(
+        gt=50, le=250,
+        description="Card height from the slot's bottom edge, mm (a full-height bracket is 111 mm).")
+    cooler: Cooler = Field(description="blower | open-air | flow-through | passive | liquid.")
+    pcie_gen: int = Field(ge=1, le=6, description="PCIe generation of the card's link.")
+    pcie_lanes: int = Field(default=16, ge=1, le=16, description="Lanes of the card's link.")
+    temp_target: Temperature = Field(
+        default=83, ge=40, le=110, description="GPU Boost temperature target, °C (clocks drop above it).")
+    temp_max_operating: Temperature = Field(
+        default=93, ge=50, le=120, description="Maximum operating temperature, °C (hard throttling).")
+    transient_ratio: float | None = Field(
+        default=None, ge=1, le=4, description="Peak/TDP at ~1 ms (overrides the chip and architecture default).")
+    perf_curve: list[PerfCurve] = Field(
+        default_factory=list, description="Measured power-limit curves, one per kind of work.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GpuBoard:
+        if not self.power_limit_min <= self.tdp <= self.power_limit_max:
+            raise ValueError(
+                f"tdp {self.tdp:g} W must lie within power_limit_min {self.power_limit_min:g} W"
+                f" and power_limit_max {self.power_limit_max:g} W")
+        if self.temp_target >= self.temp_max_operating:
+            raise ValueError("temp_target must be below temp_max_operating")
+        deliverable = connector_capacity(self.power_connectors)
+        if deliverable < self.tdp:
+            raise ValueError(
+                f"connectors {', '.join(self.power_connectors)} deliver at most {deliverable:g} W"
+                f" (75 W slot + 150 W per 8-pin + 600 W per 12VHPWR) but tdp is {self.tdp:g} W")
+        return self
+
+
+#: Deliverable watts per GPU power input (PCIe CEM: 8-pin 150 W, 12VHPWR/12V-2x6 600 W).
+CONNECTOR_WATTS: dict[str, float] = {"pcie-8pin": 150.0, "12vhpwr": 600.0, "12v-2x6": 600.0, "eps-8pin": 300.0,
+                                     "none": 0.0}
+SLOT_WATTS = 75.0  # PCIe x16 slot (CEM)
+
+
+def connector_capacity(connectors: list[str]) -> float:
+    """Watts a card can draw by specification: the x16 slot plus each power input."""
+    return SLOT_WATTS + sum(CONNECTOR_WATTS[c] for c in connectors)
+
+
+class PsuConnectors(BaseModel):
+    """Native cables a PSU offers."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    pcie_8pin: int = Field(default=0, ge=0, le=32, alias="pcie-8pin", description="PCIe 8-pin (6+2) plugs.")
+    hpwr: int = Field(default=0, ge=0, le=16, alias="12vhpwr", description="12VHPWR / 12V-2x6 plugs.")
+    eps_8pin: int = Field(default=0, ge=0, le=8, alias="eps-8pin", description="EPS 8-pin (4+4) CPU plugs.")
+
+
+class Psu(Part):
+    """A power supply."""
+
+    wattage: Power = Field(gt=100, le=5_000, description="Continuous DC rating at 230 V, W.")
+    wattage_115v: Power | None = Field(
+        default=None, gt=100, le=5_000, description="Continuous rating at 115–120 V where the unit derates, W.")
+    efficiency: Efficiency = Field(description="80 PLUS (or Cybenetics) certification.")
+    atx_version: Literal["2.x", "3.0", "3.1"] = Field(description="ATX spec the unit conforms to.")
+    excursion_rating: Power | None = Field(
+        default=None, gt=0, le=5_000,
+        description="Load up to which the unit meets ATX 3.x excursions, if less than its rating, W.")
+    connectors: PsuConnectors = Field(description="Native cables (counts of pcie-8pin, 12vhpwr, eps-8pin).")
+    form_factor: Literal["atx", "sfx", "sfx-l", "crps", "server"] = Field(default="atx")
+    length: Length | None = Field(default=None, gt=50, le=400, description="Depth, mm.")
+    ac_inlet: Literal["c14", "c20"] = Field(description="AC inlet: C14 (10 A cord) or C20 (16 A cord).")
+
+    @model_validator(mode="after")
+    def _derating(self) -> Psu:
+        if self.wattage_115v is not None and self.wattage_115v > self.wattage:
+            raise ValueError("wattage_115v cannot exceed wattage (the 230 V rating)")
+        return self
+
+
+class Case(Part):
+    """A case, open frame or rack chassis."""
+
+    form_factors: list[FormFactor] = Field(min_length=1, description="Motherboard form factors it takes.")
+    expansion_slots: int = Field(ge=1, le=20, description="Rear expansion-slot positions.")
+    max_gpu_length: Length = Field(gt=100, le=600, description="Longest card that fits, mm.")
+    max_gpu_height: Length | None = Field(
+        default=None, gt=80, le=400,
+        description="Tallest card (from the slot's bottom edge) the side panel clears, mm; absent if unpublished.")
+    psu_bays: int = Field(default=1, ge=0, le=8, description="PSUs it holds.")
+    max_psu_length: Length | None = Field(default=None, gt=80, le=400, description="Longest PSU that fits, mm.")
+    vertical_gpu_mounts: int = Field(default=0, ge=0, le=16, description="Riser-fed vertical/remote GPU mounts.")
+    intake_airflow: Airflow = Field(
+        ge=0, le=2_000, description="Stock intake airflow (sum of the included intake fans' ratings), CFM.")
+    max_fans: int | None = Field(default=None, ge=0, le=30, description="Fans it can hold.")
+    server_airflow: bool = Field(
+        default=False, description="Forced front-to-back airflow fit for passive datacenter cards.")
+    open_frame: bool = Field(default=False, description="Open-air frame (mining rig style), no enclosure.")
+    rackmount: bool = Field(default=False, description="Rack chassis.")
+    rack_units: int | None = Field(default=None, ge=1, le=10, description="Height in rack units.")
+
+
+class ShareRule(BaseModel):
+    """A lane-sharing rule: when another slot (or M.2 socket) is used, this slot narrows or switches off."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    when_used: str = Field(min_length=1, description="Name of the slot or M.2 socket that triggers the rule.")
+    lanes: int = Field(ge=0, le=16, description="This slot's lanes then (0 = disabled).")
+
+
+class PcieSlot(BaseModel):
+    """One PCIe slot on a motherboard."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, description="Name printed on the board, e.g. PCIE1.")
+    position: int = Field(ge=1, le=20, description="Expansion-slot index from the top (1 = nearest the CPU).")
+    size: Literal[1, 4, 8, 16] = Field(description="Physical size (x16 = a full-length slot).")
+    lanes: Literal[1, 2, 4, 8, 16] = Field(description="Electrical lanes when nothing is shared.")
+    gen: int = Field(ge=1, le=6, description="PCIe generation.")
+    source: Literal["cpu", "chipset"] = Field(description="Lanes from the CPU or the chipset.")
+    shares: list[ShareRule] = Field(default_factory=list, description="Lane-sharing rules.")
+
+    @model_validator(mode="after")
+    def _lanes_fit(self) -> PcieSlot:
+        if self.lanes > self.size:
+            raise ValueError(f"slot {self.name} has {self.lanes} lanes but is only x{self.size} physically")
+        return self
+
+
+class Motherboard(Part):
+    """A motherboard with its real PCIe slot layout."""
+
+    form_factor: FormFactor = Field(description="Board form factor.")
+    socket: str = Field(min_length=2, description="CPU socket, e.g. sWRX8, AM5, LGA4677.")
+    chipset: str | None = Field(default=None, description="Chipset, e.g. WRX80, X670E.")
+    memory_slots: int | None = Field(default=None, ge=1, le=32, description="DIMM slots.")
+    slots: list[PcieSlot] = Field(min_length=1, description="PCIe slots, top to bottom.")
+
+    @model_validator(mode="after")
+    def _slots_consistent(self) -> Motherboard:
+        names = [s.name for s in self.slots]
+        positions = [s.position for s in self.slots]
+        if len(set(names)) != len(names):
+            raise ValueError("two slots share a name")
+        if len(set(positions)) != len(positions):
+            raise ValueError("two slots share a position")
+        return self
+
+
+class Cpu(Part):
+    """A CPU: socket, lanes and package power."""
+
+    socket: str = Field(min_length=2, description="CPU socket.")
+    cores: int = Field(ge=1, le=512, description="Cores.")
+    tdp: Power = Field(gt=0, le=1_000, description="Rated TDP, W.")
+    package_power: Power | None = Field(
+        default=None, gt=0, le=1_500, description="Sustained package power under all-core load (PPT/PL1), W.")
+    pcie_lanes: int = Field(ge=1, le=256, description="PCIe lanes usable for add-in cards.")
+    pcie_gen: int = Field(ge=1, le=6, description="PCIe generation of the CPU's lanes.")
+
+
+class Riser(Part):
+    """A riser cable, extender or retimer kit."""
+
+    kind: Literal["cable", "extender"] = Field(
+        description="cable: to a vertical/remote mount; extender: raises the card in its own slot.")
+    signal: Literal["passive", "redriver", "retimer"] = Field(default="passive")
+    pcie_gen: int = Field(ge=1, le=6, description="Generation it is rated for.")
+    length: Length = Field(gt=0, le=2_000, description="Cable length, mm.")
+    lanes: Literal[1, 4, 8, 16] = Field(default=16)
+
+
+class Outlet(Part):
+    """A wall outlet and the branch circuit behind it."""
+
+    region: str = Field(min_length=2, description="Where it is used (us, ca, eu, uk, jp, cn, au, in, ch…).")
+    standard: str = Field(min_length=2, description="Plug/socket standard, e.g. NEMA 5-15.")
+    voltage: Voltage = Field(gt=50, le=480, description="Nominal voltage, V.")
+    breaker_current: Current = Field(gt=0, le=100, description="Breaker or fuse rating, A.")
+    continuous_factor: float = Field(
+        gt=0, le=1, description="Share of the breaker rating allowed continuously (NEC: 0.8).")
+    continuous_source: str = Field(min_length=3, description="Where the continuous factor comes from.")
+
+    @property
+    def continuous_limit(self) -> float:
+        """Watts the circuit may carry continuously."""
+        return self.voltage * self.breaker_current * self.continuous_factor
+
+
+KIND_MODELS: dict[str, type[Part]] = {
+    "gpu-chip": GpuChip,
+    "gpu": GpuBoard,
+    "psu": Psu,
+    "case": Case,
+    "motherboard": Motherboard,
+    "cpu": Cpu,
+    "riser": Riser,
+    "outlet": Outlet,
+}
+
+#: Catalog file of each kind.
+KIND_FILES: dict[str, str] = {
+    "gpu-chip": "gpu-chips.toml",
+    "gpu": "gpus.toml",
+    "psu": "psus.toml",
+    "case": "cases.toml",
+    "motherboard": "motherboards.toml",
+    "cpu": "cpus.toml",
+    "riser": "risers.toml",
+    "outlet": "outlets.toml",
+}

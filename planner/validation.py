@@ -1,0 +1,60 @@
+"""Turn pydantic validation errors into short sentences with key paths."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+    from pydantic_core import ErrorDetails
+
+
+def location(loc: tuple[int | str, ...]) -> str:
+    """('gpu', 0, 'count') -> 'gpu[0].count' (TOML array-of-tables index shown 0-based)."""
+    text = ""
+    for item in loc:
+        if isinstance(item, int):
+            text += f"[{item}]"
+        elif item in ("str", "dict[str,any]", "function-before[parse(), float]"):
+            continue  # union branches pydantic adds to the location
+        else:
+            text += ("." if text else "") + str(item)
+    return text
+
+
+def message(detail: ErrorDetails) -> str:
+    kind = detail["type"]
+    msg = detail["msg"]
+    if kind == "value_error":
+        return msg.removeprefix("Value error, ")
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "missing":
+        return "required key is missing"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return f"expected a whole number, got {detail.get('input')!r}"
+    if kind in ("string_type",):
+        return f"expected text, got {detail.get('input')!r}"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"expected true or false, got {detail.get('input')!r}"
+    if kind in ("list_type",):
+        return f"expected a list, got {detail.get('input')!r}"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"expected a table, got {detail.get('input')!r}"
+    if kind == "literal_error":
+        return f"{msg[0].lower()}{msg[1:]}, got {detail.get('input')!r}"
+    return f"{msg[0].lower()}{msg[1:]}, got {detail.get('input')!r}"
+
+
+def problems(error: ValidationError) -> list[tuple[str, str]]:
+    """(key path, sentence) for each problem, de-duplicated across union branches."""
+    seen: dict[str, str] = {}
+    for detail in error.errors(include_url=False):
+        key = location(detail["loc"])
+        if key not in seen:
+            seen[key] = message(detail)
+    return list(seen.items())
+
+
+def first_problem(error: ValidationError) -> tuple[str, str]:
+    return problems(error)[0]
