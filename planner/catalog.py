@@ -13,14 +13,13 @@ import os
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
 from planner.errors import CatalogError, UnknownPartError
-from planner.models.parts import KIND_FILES, KIND_MODELS, GpuBoard, Part
+from planner.models.parts import KIND_FILES, KIND_MODELS, Part
 from planner.validation import first_problem, problems
 
 P = TypeVar("P", bound=Part)
@@ -68,6 +67,7 @@ class Catalog:
         self.dirs = list(dirs) if dirs is not None else default_dirs()
         self._raw: dict[str, dict[str, Entry]] = {}
         self._parsed: dict[tuple[str, str], Part] = {}
+        self._files: dict[Path, dict[str, Any]] = {}
 
     # -- reading ---------------------------------------------------------------------------------
     def files(self, kind: str) -> list[Path]:
@@ -80,18 +80,20 @@ class Catalog:
                     found.append(candidate)
         return found
 
+    def _file(self, path: Path) -> dict[str, Any]:
+        if path not in self._files:
+            self._files[path] = read_toml(path)
+        return self._files[path]
+
     def entries(self, kind: str) -> dict[str, Entry]:
-        """Raw entries of a kind, by id, after overrides."""
+        """Raw entries of a kind, by id, after overrides (reads every file of the kind)."""
         if kind not in self._raw:
             merged: dict[str, Entry] = {}
             for path in self.files(kind):
-                for part_id, data in read_toml(path).items():
-                    label = display_path(path)
-                    if not isinstance(data, dict):
-                        raise CatalogError("each entry must be a table [id] with fields", file=label,
-                                           entry=part_id)
+                label = display_path(path)
+                for part_id, data in self._file(path).items():
+                    entry = _entry(kind, part_id, data, label)
                     previous = merged.get(part_id)
-                    entry = Entry(kind, part_id, data, label)
                     if previous is not None:
                         entry.overrides = [*previous.overrides, previous.file]
                     merged[part_id] = entry
@@ -102,10 +104,17 @@ class Catalog:
         return list(self.entries(kind))
 
     def entry(self, kind: str, part_id: str) -> Entry:
-        entries = self.entries(kind)
-        if part_id not in entries:
-            raise UnknownPartError(kind, part_id, suggest(part_id, entries))
-        return entries[part_id]
+        """The winning raw entry for an id. Reads files from the highest-priority one down and stops at
+        the first that has the id, so a large imported file is only read when the id is not curated."""
+        if kind in self._raw:
+            if part_id in self._raw[kind]:
+                return self._raw[kind][part_id]
+        else:
+            for path in reversed(self.files(kind)):
+                data = self._file(path)
+                if part_id in data:
+                    return _entry(kind, part_id, data[part_id], display_path(path))
+        raise UnknownPartError(kind, part_id, suggest(part_id, self.entries(kind)))
 
     def get(self, kind: str, part_id: str) -> Part:
         """The validated part; UnknownPartError (with suggestions) or CatalogError."""
@@ -158,7 +167,7 @@ class Catalog:
         return errors
 
     def _reference_problems(self) -> list[CatalogError]:
-        errors = []
+        errors: list[CatalogError] = []
         try:
             chips = self.entries("gpu-chip")
             boards = self.entries("gpu")
@@ -171,9 +180,11 @@ class Catalog:
                                            file=entry.file, entry=part_id, field="chip"))
         return errors
 
-    @cached_property
-    def chip_of(self) -> dict[str, str]:
-        return {board.id: board.chip for board in self.all("gpu") if isinstance(board, GpuBoard)}
+
+def _entry(kind: str, part_id: str, data: Any, label: str) -> Entry:
+    if not isinstance(data, dict):
+        raise CatalogError("each entry must be a table [id] with fields", file=label, entry=part_id)
+    return Entry(kind, part_id, data, label)
 
 
 def read_toml(path: Path) -> dict[str, Any]:

@@ -44,7 +44,8 @@ def registry() -> pint.UnitRegistry:
     """The one pint registry of the process, built on first use from `units.txt`."""
     import pint  # deferred: ~0.2 s, only needed for units other than the canonical ones
 
-    ureg = pint.UnitRegistry(str(Path(__file__).with_name("units.txt")), autoconvert_offset_to_baseunit=True)
+    definitions = str(Path(__file__).with_name("units.txt"))
+    ureg: pint.UnitRegistry = pint.UnitRegistry(definitions, autoconvert_offset_to_baseunit=True)
     ureg.formatter.default_format = "~P"
     return ureg
 
@@ -109,7 +110,7 @@ def _validator(kind: str) -> Callable[[Any], float]:
 
 
 def _quantity(kind: str) -> Any:
-    unit, symbol, what, _ = CANONICAL[kind]
+    _, symbol, what, _ = CANONICAL[kind]
     schema = {
         "anyOf": [{"type": "number"}, {"type": "string"}],
         "description": f"{what.split(' ', 1)[1]}: a number of {symbol}, or a string with a unit "

@@ -33,4 +33,5 @@ __all__ = [
     "Psu",
     "PsuConnectors",
     "PsuSpec",
+    "Riser",
 ]

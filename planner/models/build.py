@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
-from typing_extensions import Annotated
 
 from planner.units import Power, Temperature
 
@@ -28,7 +27,7 @@ MAX_GPUS = 16  # the most GPUs any workstation or 4U chassis in the catalogs can
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class CircuitSpec(_Strict):

@@ -6,11 +6,24 @@ number in the documented unit or a string with a unit ("313 mm", "13.5 in", "120
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from planner.units import Airflow, Bandwidth, Cache, Current, Length, Memory, Power, Price, Temperature, Throughput, Voltage
+from planner.units import (
+    Airflow,
+    Bandwidth,
+    Cache,
+    Current,
+    Length,
+    Memory,
+    Power,
+    Price,
+    Temperature,
+    Throughput,
+    Voltage,
+)
 
 PowerConnector = Literal["pcie-8pin", "12vhpwr", "12v-2x6", "eps-8pin", "none"]
 Cooler = Literal["blower", "open-air", "flow-through", "passive", "liquid"]
@@ -27,7 +40,7 @@ PositiveInt = Annotated[int, Field(ge=1)]
 class Part(BaseModel):
     """Fields every catalog entry has."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9.]+)*$", description="Catalog id (the TOML table key).")
     name: str = Field(min_length=1, description="Full product name.")
@@ -91,7 +104,7 @@ class GpuChip(Part):
 class PerfPoint(BaseModel):
     """One measured point of a power-limit curve."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     power_fraction: float = Field(gt=0, le=1.5, description="Power limit ÷ default board power.")
     relative_perf: float = Field(gt=0, le=1.5, description="Throughput ÷ throughput at default power.")
@@ -100,7 +113,7 @@ class PerfPoint(BaseModel):
 class PerfCurve(BaseModel):
     """A measured power-limit → throughput curve for one kind of work."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: Literal["compute-bound", "memory-bound"] = Field(description="Which workloads it represents.")
     workload: str = Field(description="What was measured, e.g. resnet50-fp16-training.")
@@ -156,7 +169,7 @@ CONNECTOR_WATTS: dict[str, float] = {"pcie-8pin": 150.0, "12vhpwr": 600.0, "12v-
 SLOT_WATTS = 75.0  # PCIe x16 slot (CEM)
 
 
-def connector_capacity(connectors: list[str]) -> float:
+def connector_capacity(connectors: Sequence[str]) -> float:
     """Watts a card can draw by specification: the x16 slot plus each power input."""
     return SLOT_WATTS + sum(CONNECTOR_WATTS[c] for c in connectors)
 
@@ -164,7 +177,7 @@ def connector_capacity(connectors: list[str]) -> float:
 class PsuConnectors(BaseModel):
     """Native cables a PSU offers."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     pcie_8pin: int = Field(default=0, ge=0, le=32, alias="pcie-8pin", description="PCIe 8-pin (6+2) plugs.")
     hpwr: int = Field(default=0, ge=0, le=16, alias="12vhpwr", description="12VHPWR / 12V-2x6 plugs.")
@@ -219,7 +232,7 @@ class Case(Part):
 class ShareRule(BaseModel):
     """A lane-sharing rule: when another slot (or M.2 socket) is used, this slot narrows or switches off."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     when_used: str = Field(min_length=1, description="Name of the slot or M.2 socket that triggers the rule.")
     lanes: int = Field(ge=0, le=16, description="This slot's lanes then (0 = disabled).")
@@ -228,7 +241,7 @@ class ShareRule(BaseModel):
 class PcieSlot(BaseModel):
     """One PCIe slot on a motherboard."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(min_length=1, description="Name printed on the board, e.g. PCIE1.")
     position: int = Field(ge=1, le=20, description="Expansion-slot index from the top (1 = nearest the CPU).")

@@ -1,0 +1,31 @@
+"""The core's entry points for the faces: load a build file, check it, report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from planner import buildfile
+from planner.catalog import Catalog
+from planner.checks import Context, Settings, run_checks
+from planner.models.build import Region
+from planner.report import Report, make_report
+from planner.resolve import ResolvedBuild, resolve
+
+
+def load_build(path: Path, catalog: Catalog, region: Region | None = None) -> ResolvedBuild:
+    """Read, validate and resolve a build file (InputError on any problem)."""
+    spec, raw, text = buildfile.load(path)
+    return resolve(spec, raw, catalog, label=str(path), text=text, region=region)
+
+
+def check_build(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None) -> Report:
+    settings = settings or Settings()
+    findings = run_checks(build, catalog, settings)
+    return make_report(Context(build, catalog, settings), findings)
+
+
+def check_file(path: Path, catalog: Catalog, settings: Settings | None = None) -> Report:
+    settings = settings or Settings()
+    region = settings.region
+    build = load_build(path, catalog, region)
+    return check_build(build, catalog, settings)

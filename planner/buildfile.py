@@ -1,0 +1,101 @@
+"""Read a build file: TOML text → a validated BuildFile, or one InputError naming file, line and key."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from planner.catalog import suggest
+from planner.errors import InputError
+from planner.models.build import BuildFile, CircuitSpec, Extras, GpuSpec, PsuSpec
+from planner.tomlpos import line_of
+from planner.validation import location, message
+
+MAX_BYTES = 1_000_000  # a build file is a few kB; refuse anything absurd before parsing it
+
+#: The model that holds the keys at each place of a build file (for "did you mean").
+_TABLES: dict[str, type[BaseModel]] = {"circuit": CircuitSpec, "psu": PsuSpec, "gpu": GpuSpec,
+                                       "extras": Extras}
+
+
+def read_text(path: Path) -> str:
+    label = str(path)
+    try:
+        if path.is_dir():
+            raise InputError("is a directory, expected a build file (.toml)", file=label)
+        if path.stat().st_size > MAX_BYTES:
+            raise InputError(f"is larger than {MAX_BYTES // 1000} kB; not a build file", file=label)
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", file=label) from None
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text; expected a TOML build file", file=label) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", file=label) from None
+
+
+def parse_toml(text: str, label: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        detail = str(error)
+        match = re.search(r"\(at line (\d+), column \d+\)", detail)
+        line = int(match.group(1)) if match else None
+        detail = re.sub(r"\s*\(at line \d+, column \d+\)", "", detail)
+        raise InputError(f"not valid TOML: {detail[0].lower()}{detail[1:]}", file=label, line=line) from None
+
+
+def validate(data: dict[str, Any], text: str, label: str) -> BuildFile:
+    """Validate parsed TOML as a build file; the first problem becomes an InputError."""
+    try:
+        return BuildFile.model_validate(data)
+    except ValidationError as error:
+        details = error.errors(include_url=False)
+        # Unknown keys first: a typo'd key is the root cause of "required key is missing" elsewhere.
+        details.sort(key=lambda d: d["type"] != "extra_forbidden")
+        detail = details[0]
+        loc = _clean(detail["loc"])
+        text_message = message(detail)
+        if detail["type"] == "extra_forbidden":
+            text_message = unknown_key_message(loc, _allowed_keys(loc))
+        raise InputError(text_message, file=label, line=line_of(text, loc), key=location(loc)) from None
+
+
+def unknown_key_message(loc: tuple[str | int, ...], allowed: list[str]) -> str:
+    key = str(loc[-1])
+    close = suggest(key, allowed)
+    if close:
+        return f"unknown key {key!r}; did you mean {' or '.join(repr(c) for c in close)}?"
+    return f"unknown key {key!r}; expected one of {', '.join(sorted(allowed))}"
+
+
+def _clean(loc: tuple[int | str, ...]) -> tuple[str | int, ...]:
+    """Drop the union-branch names pydantic adds (`str`, `dict[str,any]`…) from a location."""
+    return tuple(item for item in loc if isinstance(item, int) or not _is_branch(item))
+
+
+def _is_branch(item: str) -> bool:
+    return item in ("str", "dict[str,any]", "list[str]", "none") or item.startswith("function-")
+
+
+def _allowed_keys(loc: tuple[str | int, ...]) -> list[str]:
+    keys = [k for k in loc[:-1] if isinstance(k, str)]
+    model: type[BaseModel] = _TABLES.get(keys[0], BuildFile) if keys else BuildFile
+    return list(model.model_fields)
+
+
+def load(path: Path) -> tuple[BuildFile, dict[str, Any], str]:
+    """Read, parse and validate a build file; returns the model, the raw data and the text."""
+    label = str(path)
+    text = read_text(path)
+    data = parse_toml(text, label)
+    return validate(data, text, label), data, text
+
+
+def loads(text: str, label: str = "<build>") -> tuple[BuildFile, dict[str, Any]]:
+    data = parse_toml(text, label)
+    return validate(data, text, label), data

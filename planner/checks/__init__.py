@@ -1,0 +1,51 @@
+"""The checks of SPEC §3 and the runner.
+
+Importing this package registers every built-in check (one module per area). A later area adds its
+module to `_CHECK_MODULES`; the CLI and TUI only call `run_checks`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from planner.catalog import Catalog
+from planner.checks.context import Context, Settings
+from planner.checks.findings import SEVERITY_RANK, Change, Finding, Fix
+from planner.checks.registry import REGISTRY, check
+from planner.errors import InputError
+from planner.resolve import ResolvedBuild
+
+_CHECK_MODULES = ("case", "power", "power_limit")
+for _module in _CHECK_MODULES:
+    importlib.import_module(f"planner.checks.{_module}")
+
+__all__ = ["REGISTRY", "Change", "Context", "Finding", "Fix", "Settings", "check", "run_checks"]
+
+
+def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
+               propose_fixes: bool = True) -> list[Finding]:
+    """Every registered check on a build; errors first. Fixes are verified by re-checking."""
+    settings = settings or Settings()
+    ctx = Context(build, catalog, settings, propose_fixes=propose_fixes)
+    if propose_fixes:
+        ctx.recheck = lambda changes: _recheck(build, catalog, settings, changes)
+    findings: list[Finding] = []
+    for registered in REGISTRY.values():
+        findings.extend(registered.run(ctx))
+    findings.sort(key=lambda f: -SEVERITY_RANK[f.severity])
+    return findings
+
+
+def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings,
+             changes: list[Change]) -> list[Finding] | None:
+    from planner.buildfile import validate
+    from planner.edit import apply
+    from planner.resolve import resolve
+
+    data = apply(build.raw, changes)
+    try:
+        spec = validate(data, "", build.file)
+        changed = resolve(spec, data, catalog, label=build.file, region=settings.region)
+    except InputError:
+        return None
+    return run_checks(changed, catalog, settings, propose_fixes=False)

@@ -1,0 +1,125 @@
+"""Case fit: motherboard form factor, card length and card height (SPEC §3 `case.*`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from planner.checks.context import Context
+from planner.checks.findings import Change, Finding, Fix
+from planner.checks.registry import check
+from planner.fmt import mm
+from planner.models.parts import Case, GpuBoard
+from planner.physics import params
+
+#: Board form factors, smallest first, that a case taking a larger ATX-family board also takes.
+_ATX_FAMILY = ["mini-itx", "micro-atx", "atx"]
+#: Names that mean the same board size.
+_SAME_SIZE = {"ssi-eeb": "eeb", "ssi-ceb": "ceb"}
+
+
+def takes_board(case: Case, form_factor: str) -> bool:
+    """Does the case mount a board of this form factor? A case listing a larger ATX-family size
+    (ATX, E-ATX, EEB, CEB, XL-ATX) also takes the smaller standard sizes (mini-ITX, micro-ATX, ATX)."""
+    wanted = _SAME_SIZE.get(form_factor, form_factor)
+    listed = {_SAME_SIZE.get(f, f) for f in case.form_factors}
+    if wanted in listed:
+        return True
+    if wanted in _ATX_FAMILY:
+        rank = _ATX_FAMILY.index(wanted)
+        return any(f not in _ATX_FAMILY or _ATX_FAMILY.index(f) >= rank for f in listed)
+    return False
+
+
+def _distinct_boards(ctx: Context) -> Iterator[tuple[GpuBoard, list[str]]]:
+    seen: dict[str, tuple[GpuBoard, list[str]]] = {}
+    for gpu in ctx.build.gpus:
+        seen.setdefault(gpu.board.id, (gpu.board, []))[1].append(f"GPU{gpu.index + 1}")
+    yield from seen.values()
+
+
+def _other_cases(ctx: Context, code: str, reason: Callable[[Case], str]) -> list[Fix]:
+    """Up to two cheapest catalog cases that clear `code`, each verified by re-checking."""
+    if not ctx.propose_fixes:
+        return []
+    build = ctx.build
+    longest = max(g.board.length for g in build.gpus)
+    candidates = [
+        c for c in ctx.catalog.all("case")
+        if isinstance(c, Case) and c.id != build.case.id and takes_board(c, build.motherboard.form_factor)
+        and c.max_gpu_length >= longest + params.GPU_LENGTH_SPARE.value
+        and c.expansion_slots >= build.case.expansion_slots
+    ]
+    candidates.sort(key=lambda c: (c.price is None, c.price or 0.0, c.id))
+    fixes: list[Fix] = []
+    for case in candidates[:6]:
+        price = f", ${case.price:,.0f}" if case.price is not None else ""
+        fix = ctx.fix(f"use the {case.name} ({case.id}{price}): {reason(case)}", [Change(path="case", value=case.id)],
+                      code)
+        if fix is not None:
+            fixes.append(fix)
+        if len(fixes) == 2:
+            break
+    return fixes
+
+
+@check("case.form-factor")
+def form_factor(ctx: Context) -> list[Finding]:
+    """The motherboard's form factor fits the case."""
+    case, board = ctx.build.case, ctx.build.motherboard
+    if takes_board(case, board.form_factor):
+        return []
+    return [Finding(
+        code="case.form-factor", severity="error",
+        message=f"The {board.name} is {board.form_factor.upper()}, but the {case.name} takes only "
+                f"{', '.join(f.upper() for f in case.form_factors)} boards.",
+        subject=[case.id, board.id],
+        fixes=_other_cases(ctx, "case.form-factor",
+                           lambda c: f"takes {board.form_factor.upper()} and {c.expansion_slots} slots"),
+    )]
+
+
+@check("case.gpu-length")
+def gpu_length(ctx: Context) -> list[Finding]:
+    """Each card's length against the case's maximum (warn below 10 mm spare)."""
+    case = ctx.build.case
+    spare_needed = params.GPU_LENGTH_SPARE.value
+    findings = []
+    for board, labels in _distinct_boards(ctx):
+        spare = case.max_gpu_length - board.length
+        if spare >= spare_needed:
+            continue
+        too_long = spare < 0
+        findings.append(Finding(
+            code="case.gpu-length", severity="error" if too_long else "warning",
+            message=(f"The {board.name} is {mm(board.length)} long; the {case.name} takes cards up to "
+                     f"{mm(case.max_gpu_length)}" + (f" ({mm(-spare)} too long)." if too_long else
+                                                    f", leaving only {mm(spare)} for power cables.")),
+            subject=[*labels, board.id, case.id], value=board.length, limit=case.max_gpu_length, unit="mm",
+            fixes=_other_cases(ctx, "case.gpu-length",
+                               lambda c: f"takes cards up to {mm(c.max_gpu_length)}") if too_long else [],
+        ))
+    return findings
+
+
+@check("case.gpu-height")
+def gpu_height(ctx: Context) -> list[Finding]:
+    """Each card's height against the case's side-panel clearance."""
+    case = ctx.build.case
+    if case.open_frame:
+        return []
+    if case.max_gpu_height is None:
+        tallest = max(g.board.height for g in ctx.build.gpus)
+        return [Finding(
+            code="case.gpu-height", severity="info",
+            message=f"The {case.name} publishes no side-panel clearance for card height; the tallest card "
+                    f"here is {mm(tallest)} (a full-height bracket is 111 mm), so check it by hand.",
+            subject=[case.id], value=tallest, unit="mm")]
+    findings = []
+    for board, labels in _distinct_boards(ctx):
+        if board.height > case.max_gpu_height:
+            findings.append(Finding(
+                code="case.gpu-height", severity="error",
+                message=f"The {board.name} is {mm(board.height)} tall; the {case.name}'s side panel clears "
+                        f"{mm(case.max_gpu_height)} ({mm(board.height - case.max_gpu_height)} too tall).",
+                subject=[*labels, board.id, case.id], value=board.height, limit=case.max_gpu_height, unit="mm"))
+    return findings

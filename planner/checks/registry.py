@@ -1,0 +1,36 @@
+"""The check registry: each check is a small pure function `Context -> Iterable[Finding]`.
+
+Checks register themselves with `@check("code")`; adding one never touches the CLI or the TUI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from planner.checks.context import Context
+from planner.checks.findings import Finding
+
+CheckFn = Callable[[Context], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Check:
+    code: str
+    run: CheckFn
+    doc: str
+
+
+REGISTRY: dict[str, Check] = {}
+
+
+def check(code: str) -> Callable[[CheckFn], CheckFn]:
+    """Register a check under its stable code."""
+
+    def register(fn: CheckFn) -> CheckFn:
+        if code in REGISTRY:
+            raise ValueError(f"check {code!r} registered twice")
+        REGISTRY[code] = Check(code, fn, (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else "")
+        return fn
+
+    return register

@@ -1,0 +1,1 @@
+"""The command-line face: parse arguments, call the core, render. No domain logic here."""

@@ -1,0 +1,100 @@
+"""`planner catalog list|show|search|validate`"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from planner.catalog import Catalog, builtin_dir, default_dirs, display_path, suggest
+from planner.cli.common import catalog_from, console, rich_stdout
+from planner.errors import ExitCode, InputError, UnknownPartError
+from planner.models.parts import KIND_MODELS, Part
+
+
+def run_catalog(args: argparse.Namespace) -> int:
+    command = args.catalog_command
+    if command == "validate":
+        return _validate(args)
+    catalog = catalog_from(args)
+    if command == "show":
+        return _show(catalog, args.id, args.format)
+    kinds = [args.kind] if command == "list" and args.kind else list(KIND_MODELS)
+    text = " ".join(args.text) if command == "search" else (args.search or "")
+    found = list(catalog.search(text, kinds))
+    if args.format == "json":
+        json.dump([{"kind": kind, **part.model_dump(mode="json", exclude_defaults=True)} for kind, part in found],
+                  sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        _print_list(found)
+    if not found:
+        print("no parts match", file=sys.stderr)
+    return ExitCode.OK
+
+
+def _print_list(found: list[tuple[str, Part]]) -> None:
+    from planner.describe import summary
+
+    if rich_stdout():
+        from rich.table import Table
+
+        table = Table(box=None, header_style="bold")
+        for column in ("kind", "id", "name", "figures", "price"):
+            table.add_column(column, overflow="fold")
+        for kind, part in found:
+            table.add_row(kind, part.id, part.name, summary(part), f"${part.price:,.0f}" if part.price else "")
+        console().print(table)
+        return
+    for kind, part in found:
+        price = f"${part.price:,.0f}" if part.price else "-"
+        print(f"{kind}\t{part.id}\t{part.name}\t{summary(part)}\t{price}")
+
+
+def _show(catalog: Catalog, part_id: str, fmt: str) -> int:
+    hits = catalog.find(part_id)
+    if not hits:
+        every = [i for kind in KIND_MODELS for i in catalog.ids(kind)]
+        raise UnknownPartError("part", part_id, suggest(part_id, every))
+    for kind, entry in hits:
+        part = catalog.get(kind, part_id)
+        data = part.model_dump(mode="json", exclude_defaults=False)
+        if fmt == "json":
+            json.dump({"kind": kind, "file": entry.file, "overrides": entry.overrides, **data}, sys.stdout, indent=2,
+                      ensure_ascii=False)
+            sys.stdout.write("\n")
+            continue
+        print(f"{part.name}  [{kind} {part_id}]")
+        print(f"  from {entry.file}" + (f" (overrides {', '.join(entry.overrides)})" if entry.overrides else ""))
+        for key, value in data.items():
+            if key in ("id", "name") or value in (None, [], {}):
+                continue
+            print(f"  {key}: {_value(value)}")
+    return ExitCode.OK
+
+
+def _value(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        return "\n" + "\n".join(f"    - {json.dumps(v, ensure_ascii=False)}" for v in value)
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+
+
+def _validate(args: argparse.Namespace) -> int:
+    if args.dir is not None:
+        if not args.dir.is_dir():
+            raise InputError("is not a directory", file=str(args.dir))
+        catalog = Catalog([builtin_dir(), args.dir])
+        mine = display_path(args.dir.resolve())
+        errors = [e for e in catalog.validate() if (e.file or "").startswith(mine.rstrip("/"))]
+        scope = str(args.dir)
+    else:
+        catalog = Catalog(default_dirs(args.catalog))
+        errors = catalog.validate()
+        scope = ", ".join(str(d) for d in catalog.dirs if d.is_dir())
+    for error in errors:
+        print(error, file=sys.stderr)
+    count = sum(len(catalog.entries(kind)) for kind in KIND_MODELS)
+    print(f"{count} entries checked in {scope}: {len(errors)} problem(s)")
+    return ExitCode.FAIL if errors else ExitCode.OK

@@ -1,0 +1,48 @@
+"""Plain-text reports, for pipes, logs and NO_COLOR terminals' scripts."""
+
+from __future__ import annotations
+
+from planner.fmt import num, percent, usd, watts
+from planner.report import Report
+
+_MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
+
+
+def render_report(report: Report) -> str:
+    s = report.summary
+    lines = [f"{report.file}: {report.build} — {report.verdict.upper()}"]
+    for f in report.findings:
+        lines.append(f"  {_MARK[f.severity]} {f.code}: {f.message}")
+        for fix in f.fixes:
+            tag = " (verified)" if fix.verified else ""
+            lines.append(f"         fix: {fix.description}{tag}")
+    if not report.findings:
+        lines.append("  no problems found")
+    b = s.dc_budget
+    lines.append(f"  DC load {watts(s.dc_load_w)} sustained: GPUs {watts(b.gpus_w)}, CPU {watts(b.cpu_w)}, "
+                 f"board {watts(b.board_w)}, RAM {watts(b.ram_w)}, drives {watts(b.drives_w)}, fans {watts(b.fans_w)}"
+                 + (f", other {watts(b.other_w)}" if b.other_w else ""))
+    for p in s.psus:
+        load = f"{watts(p.load_w)} = {percent(p.load_fraction)}" if p.load_w is not None and p.load_fraction else "?"
+        lines.append(f"  PSU {p.part}: {watts(p.rating_w)} rating, load {load} (circuit {p.circuit})")
+    for c in s.circuits:
+        assumed = " [assumed]" if c.assumed else ""
+        wall = watts(c.wall_w) if c.wall_w is not None else "not modelled yet"
+        lines.append(f"  Circuit {c.name}: {c.outlet} at {num(c.voltage_v)} V, continuous limit "
+                     f"{watts(c.continuous_limit_w)}, wall draw {wall}{assumed}")
+    groups: dict[tuple[str, float], list[str]] = {}
+    for i, g in enumerate(s.gpus, start=1):
+        groups.setdefault((g.part, g.power_limit_w), []).append(f"GPU{i}" + (f"@{g.mount}" if g.mount else ""))
+    for (part, limit), names in groups.items():
+        lines.append(f"  {len(names)} × {part} at {watts(limit)}: {', '.join(names)}")
+    price = usd(s.price_usd)
+    if s.price_missing:
+        price += f" (without {', '.join(s.price_missing)}: no price in the catalog)"
+    lines.append(f"  Price: {price}")
+    for a in s.assumptions:
+        lines.append(f"  Assumed: {a}")
+    return "\n".join(lines) + "\n"
+
+
+def render_reports(reports: list[Report]) -> str:
+    return "\n".join(render_report(r) for r in reports)

@@ -1,0 +1,88 @@
+"""Parts-list exports: Markdown, CSV (formula-injection safe), JSON and plain text (SPEC §7)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from planner.export.parts import Row, parts_list
+from planner.resolve import ResolvedBuild
+
+FORMATS = ("md", "csv", "json", "text")
+_HEADER = ["Part", "Kind", "Id", "Quantity", "Unit price (USD)", "Line total (USD)"]
+
+
+def _money(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def _total(rows: list[Row]) -> tuple[float, int]:
+    return sum(r.line_total or 0.0 for r in rows), sum(1 for r in rows if r.unit_price is None)
+
+
+def safe_cell(value: str) -> str:
+    """Neutralise a CSV cell that a spreadsheet would run as a formula (`= + - @`, tab, CR)."""
+    if value and value[0] in "=+-@\t\r":
+        return "'" + value
+    return value
+
+
+def to_markdown(build: ResolvedBuild) -> str:
+    rows = parts_list(build)
+    total, unknown = _total(rows)
+    lines = [f"# {build.name}", "", "| " + " | ".join(_HEADER) + " |", "|" + "---|" * len(_HEADER)]
+    for r in rows:
+        cells = [r.name, r.kind, f"`{r.part_id}`", str(r.quantity), _money(r.unit_price), _money(r.line_total)]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    lines.append(f"| **Total** | | | | | **{total:.2f}** |")
+    if unknown:
+        lines += ["", f"{unknown} part(s) have no price in the catalog and are not in the total."]
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(build: ResolvedBuild) -> str:
+    rows = parts_list(build)
+    total, _ = _total(rows)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(_HEADER)
+    for r in rows:
+        writer.writerow([safe_cell(r.name), r.kind, safe_cell(r.part_id), r.quantity, _money(r.unit_price),
+                         _money(r.line_total)])
+    writer.writerow(["Total", "", "", "", "", f"{total:.2f}"])
+    return out.getvalue()
+
+
+def to_json(build: ResolvedBuild) -> str:
+    rows = parts_list(build)
+    total, unknown = _total(rows)
+    return json.dumps({
+        "build": build.name,
+        "parts": [{"part": r.part_id, "name": r.name, "kind": r.kind, "quantity": r.quantity,
+                   "unit_price_usd": r.unit_price, "line_total_usd": r.line_total} for r in rows],
+        "total_usd": total,
+        "unpriced_parts": unknown,
+    }, indent=2) + "\n"
+
+
+def to_text(build: ResolvedBuild) -> str:
+    rows = parts_list(build)
+    total, unknown = _total(rows)
+    width = max(len(r.name) for r in rows)
+    lines = [build.name, ""]
+    for r in rows:
+        price = f"{r.unit_price:>10,.2f}" if r.unit_price is not None else f"{'?':>10}"
+        line_total = f"{r.line_total:>11,.2f}" if r.line_total is not None else f"{'?':>11}"
+        lines.append(f"{r.quantity:>3} × {r.name:<{width}}  {r.kind:<11} {price} {line_total}")
+    lines.append(f"{'Total (USD)':>{width + 29}} {total:>11,.2f}")
+    if unknown:
+        lines.append(f"{unknown} part(s) without a price are not in the total.")
+    return "\n".join(lines) + "\n"
+
+
+RENDERERS = {"md": to_markdown, "csv": to_csv, "json": to_json, "text": to_text}
+
+
+def export(build: ResolvedBuild, fmt: str) -> str:
+    return RENDERERS[fmt](build)

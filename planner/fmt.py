@@ -1,0 +1,24 @@
+"""Numbers as users read them in messages: `1,400 W`, `313 mm`, `87 %`."""
+
+from __future__ import annotations
+
+
+def num(value: float, digits: int = 0) -> str:
+    text = f"{value:,.{digits}f}"
+    return text.removesuffix(".0") if digits == 1 else text
+
+
+def watts(value: float) -> str:
+    return f"{num(value)} W"
+
+
+def mm(value: float) -> str:
+    return f"{num(value)} mm"
+
+
+def percent(fraction: float) -> str:
+    return f"{fraction * 100:.0f} %"
+
+
+def usd(value: float) -> str:
+    return f"${num(value)}"

@@ -1,0 +1,1 @@
+"""Physical models (power, later efficiency, transients, slowdown, thermals). Parameters: params.py."""

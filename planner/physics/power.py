@@ -1,0 +1,58 @@
+"""The DC power budget of SPEC §4.1 and each PSU's usable rating at its circuit's voltage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.physics import params
+from planner.resolve import ResolvedBuild
+
+LOW_LINE_VOLTS = 200.0  # below this a circuit is "115 V class" and derating PSUs give wattage_115v
+
+
+@dataclass(frozen=True)
+class DcBudget:
+    """Sustained DC load, by consumer, in W."""
+
+    gpus: float
+    cpu: float
+    board: float
+    ram: float
+    drives: float
+    fans: float
+    other: float
+
+    @property
+    def rest(self) -> float:
+        """Everything but the GPUs."""
+        return self.cpu + self.board + self.ram + self.drives + self.fans + self.other
+
+    @property
+    def total(self) -> float:
+        return self.gpus + self.rest
+
+
+def dc_budget(build: ResolvedBuild) -> DcBudget:
+    extras = build.extras
+    ram = extras.ram_modules if extras.ram_modules is not None else params.DEFAULT_RAM_MODULES.value
+    drives = extras.drives if extras.drives is not None else params.DEFAULT_DRIVES.value
+    fans = extras.fans if extras.fans is not None else params.DEFAULT_FANS.value
+    cpu = build.cpu.package_power if build.cpu.package_power is not None else build.cpu.tdp
+    return DcBudget(
+        gpus=sum(g.power_limit for g in build.gpus),
+        cpu=cpu,
+        board=extras.board if extras.board is not None else params.BOARD_POWER.value,
+        ram=ram * params.RAM_MODULE_POWER.value,
+        drives=drives * params.DRIVE_POWER.value,
+        fans=fans * params.FAN_POWER.value,
+        other=extras.other,
+    )
+
+
+def psu_rating(build: ResolvedBuild, psu_index: int) -> float:
+    """A PSU's continuous rating on its circuit: `wattage_115v` on a 100–127 V circuit if it derates."""
+    use = build.psus[psu_index]
+    voltage = build.circuit(use.circuit).outlet.voltage
+    if voltage < LOW_LINE_VOLTS and use.part.wattage_115v is not None:
+        return use.part.wattage_115v
+    return use.part.wattage

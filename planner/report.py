@@ -1,0 +1,123 @@
+"""The report of one build (SPEC §8): verdict, findings and the totals."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from planner.checks.context import Context
+from planner.checks.findings import Finding
+
+Verdict = Literal["pass", "warn", "fail"]
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+
+class PsuSummary(_Out):
+    part: str
+    rating_w: float = Field(description="Continuous rating at its circuit's voltage.")
+    load_w: float | None = Field(description="Sustained DC load on it (null while a multi-PSU split is unknown).")
+    load_fraction: float | None
+    circuit: str
+
+
+class CircuitSummary(_Out):
+    name: str
+    outlet: str
+    voltage_v: float
+    wall_w: float | None = Field(description="Wall draw of its PSUs plus other load (null: efficiency model pending).")
+    continuous_limit_w: float
+    assumed: bool = Field(description="Not in the build file: the region's default circuit.")
+
+
+class GpuSummary(_Out):
+    part: str
+    mount: str | None = Field(description="Slot (or riser mount) it sits in; null until placed.")
+    positions: list[int] | None = Field(description="Expansion-slot positions its cooler covers.")
+    lanes: int | None
+    power_limit_w: float
+    temperature_c: float | None
+    relative_perf: float | None
+
+
+class DcBudgetSummary(_Out):
+    gpus_w: float
+    cpu_w: float
+    board_w: float
+    ram_w: float
+    drives_w: float
+    fans_w: float
+    other_w: float
+
+
+class Summary(_Out):
+    dc_load_w: float = Field(description="Sustained DC load.")
+    dc_peak_w: float | None = Field(description="DC load with coincident GPU transients (null: model pending).")
+    dc_budget: DcBudgetSummary
+    psus: list[PsuSummary]
+    circuits: list[CircuitSummary]
+    gpus: list[GpuSummary]
+    relative_perf: float | None = Field(description="Whole build, throughput-weighted.")
+    price_usd: float = Field(description="Total of the parts' known prices.")
+    price_missing: list[str] = Field(description="Parts without a price in the catalog.")
+    assumptions: list[str]
+
+
+class Report(_Out):
+    file: str
+    build: str
+    verdict: Verdict
+    findings: list[Finding]
+    summary: Summary
+
+
+def verdict_of(findings: list[Finding]) -> Verdict:
+    if any(f.severity == "error" for f in findings):
+        return "fail"
+    if any(f.severity == "warning" for f in findings):
+        return "warn"
+    return "pass"
+
+
+def summarize(ctx: Context) -> Summary:
+    build, budget = ctx.build, ctx.budget
+    single = len(build.psus) == 1
+    psus = [PsuSummary(part=p.part.id, rating_w=ctx.psu_ratings[i], circuit=p.circuit,
+                       load_w=budget.total if single else None,
+                       load_fraction=round(budget.total / ctx.psu_ratings[i], 4) if single else None)
+            for i, p in enumerate(build.psus)]
+    circuits = [CircuitSummary(name=c.name, outlet=c.outlet.id, voltage_v=c.outlet.voltage, wall_w=None,
+                               continuous_limit_w=c.outlet.continuous_limit, assumed=c.assumed)
+                for c in build.circuits]
+    slots = {s.name: s for s in build.motherboard.slots}
+    gpus = []
+    for g in build.gpus:
+        slot = slots.get(g.slot) if g.slot else None
+        positions = (list(range(slot.position, slot.position + math.ceil(g.board.slot_width)))
+                     if slot is not None else None)
+        gpus.append(GpuSummary(part=g.board.id, mount=g.slot, positions=positions, lanes=None,
+                               power_limit_w=g.power_limit, temperature_c=None, relative_perf=None))
+    price, missing = _price(ctx)
+    return Summary(
+        dc_load_w=budget.total, dc_peak_w=None,
+        dc_budget=DcBudgetSummary(gpus_w=budget.gpus, cpu_w=budget.cpu, board_w=budget.board, ram_w=budget.ram,
+                                  drives_w=budget.drives, fans_w=budget.fans, other_w=budget.other),
+        psus=psus, circuits=circuits, gpus=gpus, relative_perf=None, price_usd=price, price_missing=missing,
+        assumptions=build.assumptions)
+
+
+def _price(ctx: Context) -> tuple[float, list[str]]:
+    from planner.export.parts import parts_list
+
+    rows = parts_list(ctx.build)
+    total = sum(r.line_total for r in rows if r.line_total is not None)
+    return total, [r.part_id for r in rows if r.unit_price is None]
+
+
+def make_report(ctx: Context, findings: list[Finding]) -> Report:
+    return Report(file=ctx.build.file, build=ctx.build.name, verdict=verdict_of(findings), findings=findings,
+                  summary=summarize(ctx))

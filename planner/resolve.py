@@ -1,0 +1,238 @@
+"""Resolve a BuildFile against the catalogs: part references → validated parts, defaults applied.
+
+The result, a ResolvedBuild, is what every check reads. Resolution problems (an unknown id, an inline
+part with a bad field, a PSU on an unknown circuit) become one InputError naming the key path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from planner.catalog import Catalog, did_you_mean
+from planner.errors import CatalogError, InputError, UnknownPartError
+from planner.models.build import BuildFile, Extras, Region, Workload
+from planner.models.parts import KIND_MODELS, Case, Cpu, GpuBoard, GpuChip, Motherboard, Outlet, Part, Psu, Riser
+from planner.tomlpos import line_of
+from planner.validation import location, message
+
+P = TypeVar("P", bound=Part)
+
+#: The outlet assumed for a build that names no circuit, by region (SPEC §2.2).
+DEFAULT_OUTLETS: dict[str, str] = {
+    "us": "nema-5-15", "eu": "schuko-16a", "uk": "bs-1363-13a", "jp": "jis-c-8303-15a",
+    "cn": "gb-2099-10a", "au": "as-nzs-3112-10a",
+}
+DEFAULT_REGION = "us"
+
+
+@dataclass(frozen=True)
+class GpuInstance:
+    """One physical card of the build."""
+
+    index: int  # 0-based over all cards
+    spec_index: int  # which [[gpu]] table it comes from
+    board: GpuBoard
+    chip: GpuChip
+    power_limit: float  # W
+    power_limit_set: bool  # the build sets it (else it is the board's tdp)
+    slot: str | None
+    riser: Riser | None
+    psu: int | None  # 0-based index into the build's PSUs, if the build says
+
+    @property
+    def label(self) -> str:
+        return f"GPU{self.index + 1} ({self.board.id})"
+
+
+@dataclass(frozen=True)
+class CircuitUse:
+    name: str
+    outlet: Outlet
+    other_load: float
+    assumed: bool = False  # not in the file: the default for the region
+
+
+@dataclass(frozen=True)
+class PsuUse:
+    index: int
+    part: Psu
+    circuit: str
+
+
+@dataclass
+class ResolvedBuild:
+    """A build with every part resolved: what the checks read."""
+
+    name: str
+    file: str
+    ambient: float
+    workload: Workload
+    case: Case
+    motherboard: Motherboard
+    cpu: Cpu
+    circuits: list[CircuitUse]
+    psus: list[PsuUse]
+    gpus: list[GpuInstance]
+    extras: Extras
+    spec: BuildFile
+    raw: dict[str, Any]
+    assumptions: list[str] = field(default_factory=list)
+
+    def circuit(self, name: str) -> CircuitUse:
+        return next(c for c in self.circuits if c.name == name)
+
+
+class Resolver:
+    """Turns part references into parts, reporting problems at their key path in the file."""
+
+    def __init__(self, catalog: Catalog, label: str, text: str | None) -> None:
+        self.catalog = catalog
+        self.label = label
+        self.text = text
+
+    def error(self, msg: str, loc: tuple[str | int, ...]) -> InputError:
+        line = line_of(self.text, loc) if self.text else None
+        return InputError(msg, file=self.label, line=line, key=location(loc))
+
+    def part(self, kind: str, ref: Any, loc: tuple[str | int, ...], model: type[P]) -> P:
+        """A catalog id or an inline table `{ base = "id", field = value, … }`."""
+        if isinstance(ref, str):
+            try:
+                part = self.catalog.get(kind, ref)
+            except UnknownPartError as unknown:
+                raise self.error(f"unknown {kind} id {ref!r}{_hint(unknown.suggestions)}", loc) from None
+            except CatalogError as bad:
+                raise self.error(f"the catalog entry is invalid: {bad}", loc) from None
+        else:
+            part = self.inline(kind, ref, loc)
+        assert isinstance(part, model)
+        return part
+
+    def inline(self, kind: str, ref: dict[str, Any], loc: tuple[str | int, ...]) -> Part:
+        data = dict(ref)
+        base = data.pop("base", None)
+        if base is not None:
+            if not isinstance(base, str):
+                raise self.error(f"base must be a catalog id, got {base!r}", (*loc, "base"))
+            try:
+                entry = self.catalog.entry(kind, base)
+            except UnknownPartError as unknown:
+                raise self.error(f"unknown {kind} id {base!r}{_hint(unknown.suggestions)}",
+                                 (*loc, "base")) from None
+            merged = {**entry.data, **data}
+            merged.setdefault("id", f"{base}-custom")
+            merged["source"] = data.get("source", f"{entry.data.get('source', '')} (modified in the build file)")
+        else:
+            merged = data
+            merged.setdefault("id", f"custom-{kind}")
+            merged.setdefault("source", "inline part in the build file")
+        if kind == "gpu" and isinstance(merged.get("chip"), dict):
+            raise self.error("chip must be a catalog chip id", (*loc, "chip"))
+        try:
+            return KIND_MODELS[kind].model_validate(merged)
+        except ValidationError as invalid:
+            detail = invalid.errors(include_url=False)[0]
+            sub = tuple(detail["loc"])
+            text = message(detail)
+            if detail["type"] == "extra_forbidden":
+                allowed = [k for k in KIND_MODELS[kind].model_fields if k != "id"]
+                text = f"unknown key {sub[-1]!r} for a {kind}{did_you_mean(str(sub[-1]), allowed)}"
+            elif detail["type"] == "missing" and base is None:
+                text = "required key is missing (an inline part without base must give every required field)"
+            raise self.error(text, (*loc, *sub)) from None
+
+
+def _hint(suggestions: list[str]) -> str:
+    return f"; did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+
+
+def resolve(spec: BuildFile, raw: dict[str, Any], catalog: Catalog, *, label: str, text: str | None = None,
+            region: Region | None = None) -> ResolvedBuild:
+    """Resolve every part reference of a validated build file."""
+    r = Resolver(catalog, label, text)
+    case = r.part("case", spec.case, ("case",), Case)
+    motherboard = r.part("motherboard", spec.motherboard, ("motherboard",), Motherboard)
+    cpu = r.part("cpu", spec.cpu, ("cpu",), Cpu)
+    assumptions: list[str] = []
+
+    circuits: list[CircuitUse] = []
+    for i, c in enumerate(spec.circuit):
+        if any(existing.name == c.name for existing in circuits):
+            raise r.error(f"a circuit named {c.name!r} is already defined", ("circuit", i, "name"))
+        outlet = r.part("outlet", c.outlet, ("circuit", i, "outlet"), Outlet)
+        circuits.append(CircuitUse(c.name, outlet, c.other_load))
+    if not circuits:
+        chosen = spec.region or region or DEFAULT_REGION
+        outlet_id = DEFAULT_OUTLETS[chosen]
+        try:
+            outlet = catalog.typed("outlet", outlet_id, Outlet)
+        except (UnknownPartError, CatalogError) as missing:
+            raise InputError(f"the default outlet for region {chosen!r} is unavailable: {missing}",
+                             file=label) from None
+        circuits.append(CircuitUse("wall", outlet, 0.0, assumed=True))
+        assumptions.append(f"no [[circuit]] given: assumed one {outlet.standard} circuit "
+                           f"({outlet.voltage:g} V, {outlet.breaker_current:g} A) for region {chosen!r}")
+
+    names = [c.name for c in circuits]
+    psus: list[PsuUse] = []
+    for i, p in enumerate(spec.psu):
+        part = r.part("psu", p.part, ("psu", i, "part"), Psu)
+        if p.circuit is None:
+            if len(circuits) > 1:
+                raise r.error(f"this build has {len(circuits)} circuits ({', '.join(names)}); "
+                              "say which one this PSU plugs into", ("psu", i))
+            circuit = names[0]
+        elif p.circuit not in names:
+            raise r.error(f"no circuit named {p.circuit!r}{did_you_mean(p.circuit, names)}"
+                          f" (circuits: {', '.join(names)})", ("psu", i, "circuit"))
+        else:
+            circuit = p.circuit
+        psus.append(PsuUse(i, part, circuit))
+
+    slot_names = [s.name for s in motherboard.slots]
+    gpus: list[GpuInstance] = []
+    for i, g in enumerate(spec.gpu):
+        board = r.part("gpu", g.part, ("gpu", i, "part"), GpuBoard)
+        try:
+            chip = catalog.typed("gpu-chip", board.chip, GpuChip)
+        except UnknownPartError as unknown:
+            raise r.error(f"unknown gpu-chip id {board.chip!r}{_hint(unknown.suggestions)}",
+                          ("gpu", i, "part")) from None
+        except CatalogError as bad:
+            raise r.error(f"the chip's catalog entry is invalid: {bad}", ("gpu", i, "part")) from None
+        riser = r.part("riser", g.riser, ("gpu", i, "riser"), Riser) if g.riser is not None else None
+        slots = _slots(r, g.slot, g.count, slot_names, i)
+        if g.psu is not None and g.psu > len(psus):
+            raise r.error(f"psu = {g.psu} but the build has {len(psus)} PSU(s)", ("gpu", i, "psu"))
+        for n in range(g.count):
+            gpus.append(GpuInstance(
+                index=len(gpus), spec_index=i, board=board, chip=chip,
+                power_limit=g.power_limit if g.power_limit is not None else board.tdp,
+                power_limit_set=g.power_limit is not None, slot=slots[n], riser=riser,
+                psu=g.psu - 1 if g.psu is not None else None))
+
+    used = [g.slot for g in gpus if g.slot]
+    duplicates = sorted({s for s in used if used.count(s) > 1})
+    if duplicates:
+        raise r.error(f"slot {duplicates[0]} is given to more than one GPU", ("gpu",))
+
+    return ResolvedBuild(
+        name=spec.name or label.rsplit("/", 1)[-1].removesuffix(".toml"), file=label, ambient=spec.ambient,
+        workload=spec.workload, case=case, motherboard=motherboard, cpu=cpu, circuits=circuits, psus=psus,
+        gpus=gpus, extras=spec.extras, spec=spec, raw=raw, assumptions=assumptions)
+
+
+def _slots(r: Resolver, slot: str | list[str] | None, count: int, names: list[str], i: int) -> list[str | None]:
+    if slot is None:
+        return [None] * count
+    wanted = [slot] if isinstance(slot, str) else list(slot)
+    if len(wanted) != count:
+        raise r.error(f"{count} card(s) but {len(wanted)} slot name(s); give one slot per card", ("gpu", i, "slot"))
+    for name in wanted:
+        if name not in names:
+            raise r.error(f"this motherboard has no slot {name!r}{did_you_mean(name, names)}"
+                          f" (slots: {', '.join(names)})", ("gpu", i, "slot"))
+    return list(wanted)

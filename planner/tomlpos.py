@@ -1,0 +1,55 @@
+"""Find the line of a key path in TOML text, so errors can say `build.toml:14`.
+
+tomllib gives no positions, so this scans the text once, following table headers (`[extras]`,
+`[[gpu]]` with its running index) and `key =` lines. It is used only on the error path.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ARRAY_HEADER = re.compile(r"^\s*\[\[\s*([^\]]+?)\s*\]\]")
+_HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]")
+_KEY = re.compile(r"""^\s*((?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'))*)\s*=""")
+
+Path = tuple[str | int, ...]
+
+
+def _split_key(text: str) -> tuple[str, ...]:
+    parts = re.findall(r"""[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'""", text)
+    return tuple(p.strip("\"'") for p in parts)
+
+
+def key_lines(text: str) -> dict[Path, int]:
+    """Every table header and key in the text, mapped to its 1-based line."""
+    found: dict[Path, int] = {}
+    counters: dict[tuple[str, ...], int] = {}
+    current: Path = ()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if match := _ARRAY_HEADER.match(line):
+            name = _split_key(match.group(1))
+            index = counters.get(name, 0)
+            counters[name] = index + 1
+            current = (*name, index)
+            found.setdefault(current, number)
+            found.setdefault(name, number)
+        elif match := _HEADER.match(line):
+            current = _split_key(match.group(1))
+            found.setdefault(current, number)
+        elif match := _KEY.match(line):
+            path = (*current, *_split_key(match.group(1)))
+            found.setdefault(path, number)
+            # keys of an inline table on the same line: `part = { base = "x", slot_width = 1 }`
+            rest = line[match.end():]
+            for inner in re.finditer(r"([A-Za-z0-9_\-]+)\s*=", rest):
+                found.setdefault((*path, inner.group(1)), number)
+    return found
+
+
+def line_of(text: str, path: Path) -> int | None:
+    """The line of the longest prefix of `path` that appears in the text."""
+    lines = key_lines(text)
+    for end in range(len(path), 0, -1):
+        if path[:end] in lines:
+            return lines[path[:end]]
+    return None

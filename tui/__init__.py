@@ -1,0 +1,1 @@
+"""The Textual face of the planner (`planner tui`). It imports `planner`; `planner` never imports it."""
