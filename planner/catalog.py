@@ -219,7 +219,12 @@ def validate_part(kind: str, data: dict[str, Any], file: str, entry: str) -> lis
 
 
 def suggest(word: str, candidates: Iterable[str], n: int = 3) -> list[str]:
-    return difflib.get_close_matches(word, list(candidates), n=n, cutoff=0.6)
+    """Close spellings (difflib), then names that contain the word (`ram` → `ram_modules`)."""
+    pool = list(candidates)
+    close = difflib.get_close_matches(word, pool, n=n, cutoff=0.6)
+    if len(word) >= 3:
+        close += [c for c in pool if word.lower() in c.lower() and c not in close]
+    return close[:n]
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:

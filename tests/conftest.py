@@ -1,0 +1,53 @@
+"""Shared fixtures: the real example builds, the built-in catalogs, and the CLI run in-process."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from planner.catalog import Catalog, builtin_dir
+from planner.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "builds"
+
+
+@pytest.fixture(autouse=True)
+def _no_user_catalog(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never read the developer's own per-user catalog directory."""
+    monkeypatch.setenv("PLANNER_USER_CATALOG", str(tmp_path_factory.mktemp("user-catalog")))
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return Catalog([builtin_dir()])
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+def run_cli(*argv: str | Path) -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([str(a) for a in argv])
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def cli() -> Iterator[type[Run]]:
+    yield Run
+
+
+def example(name: str) -> Path:
+    path = EXAMPLES / name
+    assert path.is_file(), path
+    return path
