@@ -11,23 +11,25 @@ from planner.fmt import mm
 from planner.models.parts import Case, GpuBoard
 from planner.physics import params
 
-#: Board form factors, smallest first, that a case taking a larger ATX-family board also takes.
-_ATX_FAMILY = ["mini-itx", "micro-atx", "atx"]
+#: Board sizes of the ATX family that share mounting holes, smallest first; a case that takes a size
+#: also takes every smaller one. E-ATX and EEB (12" × 13") are the same size for this purpose; CEB is
+#: 12" × 10.5". XL-ATX is wider rather than longer, so it only implies ATX and smaller.
+_ATX_FAMILY = {"mini-itx": 0, "micro-atx": 1, "atx": 2, "ceb": 3, "e-atx": 4, "eeb": 4, "xl-atx": 2}
 #: Names that mean the same board size.
 _SAME_SIZE = {"ssi-eeb": "eeb", "ssi-ceb": "ceb"}
 
 
 def takes_board(case: Case, form_factor: str) -> bool:
-    """Does the case mount a board of this form factor? A case listing a larger ATX-family size
-    (ATX, E-ATX, EEB, CEB, XL-ATX) also takes the smaller standard sizes (mini-ITX, micro-ATX, ATX)."""
+    """Does the case mount a board of this form factor? A case listing a larger ATX-family size also
+    takes the smaller ones (an EEB case takes CEB, ATX, micro-ATX and mini-ITX boards)."""
     wanted = _SAME_SIZE.get(form_factor, form_factor)
     listed = {_SAME_SIZE.get(f, f) for f in case.form_factors}
     if wanted in listed:
         return True
-    if wanted in _ATX_FAMILY:
-        rank = _ATX_FAMILY.index(wanted)
-        return any(f not in _ATX_FAMILY or _ATX_FAMILY.index(f) >= rank for f in listed)
-    return False
+    if wanted == "xl-atx":
+        return False
+    rank = _ATX_FAMILY[wanted]
+    return any(_ATX_FAMILY[f] >= rank for f in listed)
 
 
 def _distinct_boards(ctx: Context) -> Iterator[tuple[GpuBoard, list[str]]]:
@@ -44,7 +46,7 @@ def _other_cases(ctx: Context, code: str, reason: Callable[[Case], str]) -> list
     build = ctx.build
     longest = max(g.board.length for g in build.gpus)
     candidates = [
-        c for c in ctx.catalog.all("case")
+        c for c in ctx.catalog.all("case", curated=True)
         if isinstance(c, Case) and c.id != build.case.id and takes_board(c, build.motherboard.form_factor)
         and c.max_gpu_length >= longest + params.GPU_LENGTH_SPARE.value
         and c.expansion_slots >= build.case.expansion_slots

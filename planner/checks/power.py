@@ -72,7 +72,7 @@ def _power_limit_fix(ctx: Context, load: float, rating: float, target: float) ->
 def _bigger_psu(ctx: Context, needed: float) -> list[Fix]:
     voltage = _voltage(ctx)
     candidates = []
-    for psu in ctx.catalog.all("psu"):
+    for psu in ctx.catalog.all("psu", curated=True):
         if not isinstance(psu, Psu):
             continue
         rating = psu.wattage_115v if voltage < 200 and psu.wattage_115v else psu.wattage

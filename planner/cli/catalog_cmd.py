@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from planner.catalog import Catalog, builtin_dir, default_dirs, display_path, suggest
+from planner.catalog import Catalog, builtin_dir, default_dirs, suggest
 from planner.cli.common import catalog_from, console, rich_stdout
 from planner.errors import ExitCode, InputError, UnknownPartError
 from planner.models.parts import KIND_MODELS, Part
@@ -86,8 +86,7 @@ def _validate(args: argparse.Namespace) -> int:
         if not args.dir.is_dir():
             raise InputError("is not a directory", file=str(args.dir))
         catalog = Catalog([builtin_dir(), args.dir])
-        mine = display_path(args.dir.resolve())
-        errors = [e for e in catalog.validate() if (e.file or "").startswith(mine.rstrip("/"))]
+        errors = catalog.validate(only=args.dir)
         scope = str(args.dir)
     else:
         catalog = Catalog(default_dirs(args.catalog))

@@ -1,0 +1,78 @@
+"""Measure the quality bars of SPEC §10 that exist so far and print them.
+
+    python benchmarks/run.py [--runs N]
+
+* cold start: `planner check` on the 4-GPU example build in a fresh process (median of N runs), next to
+  `python -c pass` on the same interpreter, and their ratio;
+* throughput: builds checked per second in one process (all example builds, repeatedly, fixes included).
+
+Figures depend on the machine and on what else it is doing: run it on an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FOUR_GPU = ROOT / "examples" / "builds" / "fail-psu-quad-3090-fe-1600w.toml"
+
+
+def _median_seconds(argv: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def cold_start(runs: int) -> None:
+    planner = [sys.executable, "-m", "planner", "check", str(FOUR_GPU)]
+    _median_seconds(planner, 2)  # warm the OS file cache and the catalog cache, as a user's second run would
+    baseline = _median_seconds([sys.executable, "-c", "pass"], runs)
+    text = _median_seconds(planner, runs)
+    json_ = _median_seconds([*planner, "--format", "json"], runs)
+    print(f"cold start, median of {runs} runs ({FOUR_GPU.relative_to(ROOT)}):")
+    print(f"  python -c pass                    {baseline * 1000:7.1f} ms")
+    print(f"  planner check (text, piped)       {text * 1000:7.1f} ms   ({text / baseline:4.1f}× python -c pass)")
+    print(f"  planner check --format json       {json_ * 1000:7.1f} ms   ({json_ / baseline:4.1f}× python -c pass)")
+    print(f"  budget (SPEC §10)                  350.0 ms   {'OK' if max(text, json_) <= 0.35 else 'OVER'}")
+
+
+def throughput(seconds: float) -> None:
+    from planner.api import check_file
+    from planner.catalog import Catalog
+
+    catalog = Catalog()
+    files = sorted((ROOT / "examples" / "builds").glob("*.toml"))
+    for path in files:  # warm-up: parse catalogs, build pydantic validators
+        check_file(path, catalog)
+    count = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for path in files:
+            check_file(path, catalog)
+            count += 1
+    elapsed = time.perf_counter() - start
+    rate = count / elapsed
+    print(f"throughput: {count} builds in {elapsed:.2f} s = {rate:,.0f} builds/s in one process "
+          f"({len(files)} example builds, fixes verified)  budget ≥ 200: {'OK' if rate >= 200 else 'UNDER'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=15, help="cold-start runs (default 15)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="throughput measuring time (default 3)")
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]} on {sys.platform}, {time.strftime('%Y-%m-%d')}")
+    cold_start(args.runs)
+    throughput(args.seconds)
+
+
+if __name__ == "__main__":
+    main()

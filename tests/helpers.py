@@ -1,0 +1,44 @@
+"""Build checks on small builds written inline, against the frozen test catalog."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from planner.api import check_build
+from planner.buildfile import loads
+from planner.catalog import Catalog
+from planner.checks import Settings
+from planner.checks.findings import Finding
+from planner.report import Report
+from planner.resolve import ResolvedBuild, resolve
+
+TEST_CATALOG_DIR = Path(__file__).resolve().parent / "data" / "catalog"
+TEST_CATALOG = Catalog([TEST_CATALOG_DIR])
+
+BASE = """
+case = "fractal-meshify-2-xl"
+motherboard = "asus-pro-ws-wrx80e-sage-se"
+cpu = "amd-threadripper-pro-5975wx"
+[[circuit]]
+name = "wall"
+outlet = "nema-5-20"
+[[psu]]
+part = "corsair-ax1600i"
+"""
+
+
+def build(text: str, catalog: Catalog = TEST_CATALOG) -> ResolvedBuild:
+    spec, raw = loads(text, "test.toml")
+    return resolve(spec, raw, catalog, label="test.toml", text=text)
+
+
+def report(text: str, settings: Settings | None = None) -> Report:
+    return check_build(build(text), TEST_CATALOG, settings)
+
+
+def findings(text: str, code: str) -> list[Finding]:
+    return [f for f in report(text).findings if f.code == code]
+
+
+def gpus(part: str, count: int = 1, extra: str = "") -> str:
+    return f'[[gpu]]\npart = "{part}"\ncount = {count}\n{extra}\n'
