@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
 from planner.catalog import Catalog, builtin_dir, default_dirs
 from planner.errors import CatalogError, UnknownPartError
 from planner.models.parts import KIND_FILES
+
+from conftest import run_cli
 
 
 def test_every_built_in_entry_is_valid_and_every_reference_resolves(catalog: Catalog) -> None:

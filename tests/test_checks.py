@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import BASE, build, findings, gpus, report
 from planner.checks import Settings
 from planner.checks.case import takes_board
 from planner.edit import apply
+
+from helpers import BASE, build, findings, gpus, report
 
 
 def test_registry_holds_the_first_checks() -> None:

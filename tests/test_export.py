@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, example, run_cli
-from helpers import BASE, build, gpus
 from planner.errors import InputError
 from planner.export.formats import FORMATS, export, safe_cell
 from planner.fileio import atomic_write
+
+from conftest import ROOT, example, run_cli
+from helpers import BASE, build, gpus
 
 GOLDEN = ROOT / "tests" / "golden"
 SUFFIX = {"md": "md", "csv": "csv", "json": "json", "text": "txt"}

@@ -40,7 +40,7 @@ def test_dollar_prices_with_thousands_separators() -> None:
 
 
 def test_wrong_dimension_says_what_was_expected() -> None:
-    with pytest.raises(ValueError, match="expected a power such as '350 W'.*'kg' is not a unit of that kind"):
+    with pytest.raises(ValueError, match=r"expected a power such as '350 W'.*'kg' is not a unit of that kind"):
         to_canonical("12 kg", "power")
 
 
