@@ -12,7 +12,6 @@ from pydantic import BaseModel, ValidationError
 from planner.catalog import suggest
 from planner.errors import InputError
 from planner.models.build import BuildFile, CircuitSpec, Extras, GpuSpec, PsuSpec
-from planner.tomlpos import line_of
 from planner.validation import location, message
 
 MAX_BYTES = 1_000_000  # a build file is a few kB; refuse anything absurd before parsing it
@@ -62,6 +61,8 @@ def validate(data: dict[str, Any], text: str, label: str) -> BuildFile:
         text_message = message(detail)
         if detail["type"] == "extra_forbidden":
             text_message = unknown_key_message(loc, _allowed_keys(loc))
+        from planner.tomlpos import line_of
+
         raise InputError(text_message, file=label, line=line_of(text, loc), key=location(loc)) from None
 
 

@@ -8,9 +8,6 @@ not look at; `validate()` checks everything, including references between entrie
 
 from __future__ import annotations
 
-import difflib
-import hashlib
-import json
 import os
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -60,6 +57,7 @@ class Entry:
     data: dict[str, Any]
     file: str
     overrides: list[str] = field(default_factory=list)  # files whose entry with this id it replaced
+    validated: dict[str, Any] | None = None  # canonical data from the cache, when it validated before
 
     @property
     def imported(self) -> bool:
@@ -75,6 +73,7 @@ class Catalog:
         self._raw: dict[str, dict[str, Entry]] = {}
         self._parsed: dict[tuple[str, str], Part] = {}
         self._files: dict[Path, dict[str, Any]] = {}
+        self._valid: dict[Path, dict[str, Any]] = {}  # validated data of each file's valid entries
         self._texts: dict[Path, str] = {}
 
     # -- reading ---------------------------------------------------------------------------------
@@ -89,8 +88,23 @@ class Catalog:
         return found
 
     def _file(self, path: Path) -> dict[str, Any]:
+        """A file's entries, from the per-user cache when the file has not changed since it was made."""
         if path not in self._files:
-            self._files[path] = read_toml(path)
+            from planner import catalog_cache
+
+            try:
+                cached = catalog_cache.cache_path(path)
+            except OSError:
+                cached = None
+            hit = catalog_cache.read(cached) if cached is not None else None
+            if hit is not None:
+                self._files[path], self._valid[path] = hit["raw"], hit["valid"]
+            else:
+                raw = read_toml(path)
+                valid = _validated(path, raw)
+                self._files[path], self._valid[path] = raw, valid
+                if cached is not None:
+                    catalog_cache.write(cached, raw, valid)
         return self._files[path]
 
     def _lookup(self, path: Path, part_id: str) -> Any | None:
@@ -118,13 +132,25 @@ class Catalog:
             for path in self.files(kind):
                 label = display_path(path)
                 for part_id, data in self._file(path).items():
-                    entry = _entry(kind, part_id, data, label)
+                    entry = _entry(kind, part_id, data, label, self._valid.get(path, {}).get(part_id))
                     previous = merged.get(part_id)
                     if previous is not None:
                         entry.overrides = [*previous.overrides, previous.file]
                     merged[part_id] = entry
             self._raw[kind] = merged
         return self._raw[kind]
+
+    def _curated(self, kind: str) -> dict[str, Entry]:
+        """Entries of the curated (not bulk-imported) files only, without reading the imported ones."""
+        if kind in self._raw:
+            return self._raw[kind]
+        merged: dict[str, Entry] = {}
+        for path in self.files(kind):
+            if path.parent.name != "imported":
+                label = display_path(path)
+                valid = self._file(path) and self._valid.get(path, {})
+                merged.update({i: _entry(kind, i, d, label, valid.get(i)) for i, d in self._file(path).items()})
+        return merged
 
     def ids(self, kind: str) -> list[str]:
         return list(self.entries(kind))
@@ -139,7 +165,8 @@ class Catalog:
             for path in reversed(self.files(kind)):
                 found = self._lookup(path, part_id)
                 if found is not None:
-                    return _entry(kind, part_id, found, display_path(path))
+                    validated = self._valid.get(path, {}).get(part_id)
+                    return _entry(kind, part_id, found, display_path(path), validated)
         raise UnknownPartError(kind, part_id, suggest(part_id, self.entries(kind)))
 
     def get(self, kind: str, part_id: str) -> Part:
@@ -147,8 +174,15 @@ class Catalog:
         key = (kind, part_id)
         if key not in self._parsed:
             entry = self.entry(kind, part_id)
-            self._parsed[key] = parse_part(kind, {**entry.data, "id": part_id}, file=entry.file,
-                                           entry=part_id)
+            if entry.validated is not None:
+                from planner.catalog_cache import construct
+
+                part = construct(KIND_MODELS[kind], entry.validated)
+                assert isinstance(part, Part)
+                self._parsed[key] = part
+            else:
+                self._parsed[key] = parse_part(kind, {**entry.data, "id": part_id}, file=entry.file,
+                                               entry=part_id)
         return self._parsed[key]
 
     def typed(self, kind: str, part_id: str, model: type[P]) -> P:
@@ -159,7 +193,8 @@ class Catalog:
     def all(self, kind: str, *, curated: bool = False) -> Iterator[Part]:
         """Every valid part of a kind (invalid ones are skipped; `validate()` reports them); with `curated`,
         only hand-curated entries (fully sourced; what fixes suggest)."""
-        for part_id, entry in self.entries(kind).items():
+        entries = self.entries(kind) if not curated else self._curated(kind)
+        for part_id, entry in entries.items():
             if curated and entry.imported:
                 continue
             try:
@@ -213,10 +248,30 @@ class Catalog:
         return errors
 
 
-def _entry(kind: str, part_id: str, data: Any, label: str) -> Entry:
+def _entry(kind: str, part_id: str, data: Any, label: str, validated: dict[str, Any] | None = None) -> Entry:
     if not isinstance(data, dict):
         raise CatalogError("each entry must be a table [id] with fields", file=label, entry=part_id)
-    return Entry(kind, part_id, data, label)
+    return Entry(kind, part_id, data, label, validated=validated)
+
+
+_KIND_OF_FILE = {name: kind for kind, name in KIND_FILES.items()}
+
+
+def _validated(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
+    """The canonical data of every entry of a file that validates (what the cache keeps)."""
+    kind = _KIND_OF_FILE.get(path.name)
+    if kind is None:
+        return {}
+    model = KIND_MODELS[kind]
+    valid = {}
+    for part_id, data in raw.items():
+        if not isinstance(data, dict):
+            continue
+        try:
+            valid[part_id] = model.model_validate({**data, "id": part_id}).model_dump(mode="json")
+        except ValidationError:
+            continue
+    return valid
 
 
 def _read_text(path: Path) -> str:
@@ -227,56 +282,15 @@ def _read_text(path: Path) -> str:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """Parse one catalog file; a syntax error becomes a CatalogError with the line.
-
-    tomllib is pure Python (~25 ms for a 50 kB catalog); the parsed data is cached as JSON next to
-    nothing the user owns (the per-user cache directory), keyed by the file's path, size and mtime.
-    """
+    """Parse one catalog file; a syntax error becomes a CatalogError with the line."""
     label = display_path(path)
     try:
-        stat = path.stat()
-        cached = _cache_file(path, stat.st_mtime_ns, stat.st_size)
-        if cached is not None and cached.is_file():
-            try:
-                data: dict[str, Any] = json.loads(cached.read_text(encoding="utf-8"))
-                return data
-            except (OSError, ValueError):
-                pass  # a damaged cache entry: parse the TOML again
         with path.open("rb") as handle:
-            data = tomllib.load(handle)
+            return tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
         raise CatalogError(f"not valid TOML: {error}", file=label) from None
     except OSError as error:
         raise CatalogError(f"cannot read: {error.strerror}", file=label) from None
-    if cached is not None:
-        _write_cache(cached, data)
-    return data
-
-
-CACHE_ENV = "PLANNER_CACHE_DIR"
-
-
-def _cache_file(path: Path, mtime_ns: int, size: int) -> Path | None:
-    root = os.environ.get(CACHE_ENV)
-    if root == "":
-        return None  # caching switched off
-    if root is None:
-        import platformdirs
-
-        root = platformdirs.user_cache_dir("gpu-rig-planner")
-    key = hashlib.sha256(f"{path.resolve()}\0{mtime_ns}\0{size}".encode()).hexdigest()[:32]
-    return Path(root) / "catalogs" / f"{key}.json"
-
-
-def _write_cache(cached: Path, data: dict[str, Any]) -> None:
-    """Best effort: a read-only or full disk only means the next run parses the TOML again."""
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False, default=str), encoding="utf-8")
-        os.replace(tmp, cached)
-    except OSError:
-        pass
 
 
 def parse_part(kind: str, data: dict[str, Any], *, file: str, entry: str) -> Part:
@@ -300,6 +314,8 @@ def validate_part(kind: str, data: dict[str, Any], file: str, entry: str) -> lis
 
 def suggest(word: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """Close spellings (difflib), then names that contain the word (`ram` → `ram_modules`)."""
+    import difflib  # only on the error path
+
     pool = list(candidates)
     close = difflib.get_close_matches(word, pool, n=n, cutoff=0.6)
     if len(word) >= 3:

@@ -1,11 +1,12 @@
-"""The report of one build (SPEC §8): verdict, findings and the totals."""
+"""The report of one build (SPEC §8): verdict, findings and the totals.
+
+Plain named tuples: reports are built from already-validated data, many times a second in the TUI,
+and `to_json` gives the CLI contract's JSON directly."""
 
 from __future__ import annotations
 
 import math
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, Literal, NamedTuple
 
 from planner.checks.context import Context
 from planner.checks.findings import Finding
@@ -13,38 +14,34 @@ from planner.checks.findings import Finding
 Verdict = Literal["pass", "warn", "fail"]
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-
-class PsuSummary(_Out):
+class PsuSummary(NamedTuple):
     part: str
-    rating_w: float = Field(description="Continuous rating at its circuit's voltage.")
-    load_w: float | None = Field(description="Sustained DC load on it (null while a multi-PSU split is unknown).")
+    rating_w: float  # Continuous rating at its circuit's voltage.
+    load_w: float | None  # Sustained DC load on it (null while a multi-PSU split is unknown).
     load_fraction: float | None
     circuit: str
 
 
-class CircuitSummary(_Out):
+class CircuitSummary(NamedTuple):
     name: str
     outlet: str
     voltage_v: float
-    wall_w: float | None = Field(description="Wall draw of its PSUs plus other load (null: efficiency model pending).")
+    wall_w: float | None  # Wall draw of its PSUs plus other load (null: efficiency model pending).
     continuous_limit_w: float
-    assumed: bool = Field(description="Not in the build file: the region's default circuit.")
+    assumed: bool  # Not in the build file: the region's default circuit.
 
 
-class GpuSummary(_Out):
+class GpuSummary(NamedTuple):
     part: str
-    mount: str | None = Field(description="Slot (or riser mount) it sits in; null until placed.")
-    positions: list[int] | None = Field(description="Expansion-slot positions its cooler covers.")
+    mount: str | None  # Slot (or riser mount) it sits in; null until placed.
+    positions: list[int] | None  # Expansion-slot positions its cooler covers.
     lanes: int | None
     power_limit_w: float
     temperature_c: float | None
     relative_perf: float | None
 
 
-class DcBudgetSummary(_Out):
+class DcBudgetSummary(NamedTuple):
     gpus_w: float
     cpu_w: float
     board_w: float
@@ -54,20 +51,20 @@ class DcBudgetSummary(_Out):
     other_w: float
 
 
-class Summary(_Out):
-    dc_load_w: float = Field(description="Sustained DC load.")
-    dc_peak_w: float | None = Field(description="DC load with coincident GPU transients (null: model pending).")
+class Summary(NamedTuple):
+    dc_load_w: float  # Sustained DC load.
+    dc_peak_w: float | None  # DC load with coincident GPU transients (null: model pending).
     dc_budget: DcBudgetSummary
     psus: list[PsuSummary]
     circuits: list[CircuitSummary]
     gpus: list[GpuSummary]
-    relative_perf: float | None = Field(description="Whole build, throughput-weighted.")
-    price_usd: float = Field(description="Total of the parts' known prices.")
-    price_missing: list[str] = Field(description="Parts without a price in the catalog.")
+    relative_perf: float | None  # Whole build, throughput-weighted.
+    price_usd: float  # Total of the parts' known prices.
+    price_missing: list[str]  # Parts without a price in the catalog.
     assumptions: list[str]
 
 
-class Report(_Out):
+class Report(NamedTuple):
     file: str
     build: str
     verdict: Verdict
@@ -116,6 +113,21 @@ def _price(ctx: Context) -> tuple[float, list[str]]:
     rows = parts_list(ctx.build)
     total = sum(r.line_total for r in rows if r.line_total is not None)
     return total, [r.part_id for r in rows if r.unit_price is None]
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    """The report as JSON-ready data (SPEC §8 contract)."""
+    data = _plain(report)
+    assert isinstance(data, dict)
+    return data
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):
+        return {key: _plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
 
 
 def make_report(ctx: Context, findings: list[Finding]) -> Report:

@@ -7,7 +7,7 @@ part with a bad field, a PSU on an unknown circuit) become one InputError naming
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import ValidationError
 
@@ -15,7 +15,6 @@ from planner.catalog import Catalog, did_you_mean
 from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.build import BuildFile, Extras, Region, Workload
 from planner.models.parts import KIND_MODELS, Case, Cpu, GpuBoard, GpuChip, Motherboard, Outlet, Part, Psu, Riser
-from planner.tomlpos import line_of
 from planner.validation import location, message
 
 P = TypeVar("P", bound=Part)
@@ -47,8 +46,7 @@ class GpuInstance:
         return f"GPU{self.index + 1} ({self.board.id})"
 
 
-@dataclass(frozen=True)
-class CircuitUse:
+class CircuitUse(NamedTuple):
     name: str
     outlet: Outlet
     other_load: float
@@ -94,6 +92,8 @@ class Resolver:
         self.text = text
 
     def error(self, msg: str, loc: tuple[str | int, ...]) -> InputError:
+        from planner.tomlpos import line_of
+
         line = line_of(self.text, loc) if self.text else None
         return InputError(msg, file=self.label, line=line, key=location(loc))
 

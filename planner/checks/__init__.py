@@ -26,9 +26,16 @@ def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None
                propose_fixes: bool = True) -> list[Finding]:
     """Every registered check on a build; errors first. Fixes are verified by re-checking."""
     settings = settings or Settings()
-    ctx = Context(build, catalog, settings, propose_fixes=propose_fixes)
-    if propose_fixes:
-        ctx.recheck = lambda changes: _recheck(build, catalog, settings, changes)
+    plain = _run(Context(build, catalog, settings, propose_fixes=False))
+    if not propose_fixes or not any(f.severity != "info" for f in plain):
+        return plain
+    ctx = Context(build, catalog, settings, propose_fixes=True,
+                  recheck=lambda changes: _recheck(build, catalog, settings, changes),
+                  errors_before={f.code for f in plain if f.severity == "error"})
+    return _run(ctx)
+
+
+def _run(ctx: Context) -> list[Finding]:
     findings: list[Finding] = []
     for registered in REGISTRY.values():
         findings.extend(registered.run(ctx))

@@ -33,6 +33,8 @@ class Context:
     propose_fixes: bool = True
     #: set by the runner: re-checks a changed build and returns its findings (without fixes)
     recheck: Callable[[list[Change]], list[Finding] | None] | None = None
+    #: codes of the errors the unchanged build has: a fix may leave those but must not add others
+    errors_before: set[str] = field(default_factory=set)
 
     @cached_property
     def budget(self) -> DcBudget:
@@ -50,16 +52,8 @@ class Context:
         after = self.recheck(changes)
         if after is None:  # the changed build does not even resolve
             return None
-        before_errors = {f.code for f in self._findings_before()}
         cleared = not any(f.code == code and f.severity in ("error", "warning") for f in after)
-        new_errors = {f.code for f in after if f.severity == "error"} - before_errors
+        new_errors = {f.code for f in after if f.severity == "error"} - self.errors_before
         if not cleared or new_errors:
             return None
         return Fix(description=description, changes=changes, verified=True)
-
-    def _findings_before(self) -> list[Finding]:
-        # errors of the unchanged build, computed once; a fix may keep those but not add others
-        if "_before" not in self.__dict__:
-            self.__dict__["_before"] = (self.recheck([]) or []) if self.recheck else []
-        before: list[Finding] = self.__dict__["_before"]
-        return [f for f in before if f.severity == "error"]

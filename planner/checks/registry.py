@@ -6,7 +6,7 @@ Checks register themselves with `@check("code")`; adding one never touches the C
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.checks.context import Context
 from planner.checks.findings import Finding
@@ -14,8 +14,7 @@ from planner.checks.findings import Finding
 CheckFn = Callable[[Context], Iterable[Finding]]
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(NamedTuple):
     code: str
     run: CheckFn
     doc: str

@@ -8,7 +8,7 @@ import sys
 
 from planner.cli.common import catalog_from, rich_stdout
 from planner.errors import ExitCode, InputError, PlannerError
-from planner.report import Report
+from planner.report import Report, to_json
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -28,7 +28,7 @@ def run_check(args: argparse.Namespace) -> int:
             bad_input = True
             print(f"planner: {error}", file=sys.stderr)
     if args.format == "json":
-        json.dump([r.model_dump(mode="json") for r in reports], sys.stdout, indent=2, ensure_ascii=False)
+        json.dump([to_json(r) for r in reports], sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     elif rich_stdout():
         from planner.cli.render_rich import print_reports

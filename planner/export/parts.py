@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.models.parts import Part
 from planner.resolve import ResolvedBuild
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     kind: str
     part_id: str
     name: str

@@ -49,7 +49,7 @@ class Part(BaseModel):
     price_date: str | None = Field(default=None, description="When the price was seen (YYYY-MM).")
     source: str = Field(min_length=3, description="Where the figures come from.")
     estimated: list[str] = Field(
-        default_factory=list,
+        default=[],
         description="Fields whose values are estimates rather than published figures.",
     )
     notes: str | None = Field(default=None, description="Anything a builder should know.")
@@ -145,7 +145,7 @@ class GpuBoard(Part):
     transient_ratio: float | None = Field(
         default=None, ge=1, le=4, description="Peak/TDP at ~1 ms (overrides the chip and architecture default).")
     perf_curve: list[PerfCurve] = Field(
-        default_factory=list, description="Measured power-limit curves, one per kind of work.")
+        default=[], description="Measured power-limit curves, one per kind of work.")
 
     @model_validator(mode="after")
     def _consistent(self) -> GpuBoard:
@@ -251,7 +251,7 @@ class PcieSlot(BaseModel):
     lanes: Literal[1, 2, 4, 8, 16] = Field(description="Electrical lanes when nothing is shared.")
     gen: int = Field(ge=1, le=6, description="PCIe generation.")
     source: Literal["cpu", "chipset"] = Field(description="Lanes from the CPU or the chipset.")
-    shares: list[ShareRule] = Field(default_factory=list, description="Lane-sharing rules.")
+    shares: list[ShareRule] = Field(default=[], description="Lane-sharing rules.")
 
     @model_validator(mode="after")
     def _lanes_fit(self) -> PcieSlot:

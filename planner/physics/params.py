@@ -5,11 +5,10 @@ A user who doubts a number should find it here in a minute. Values are canonical
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(NamedTuple):
     value: float
     unit: str
     source: str

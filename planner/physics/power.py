@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.physics import params
 from planner.resolve import ResolvedBuild
@@ -10,8 +10,7 @@ from planner.resolve import ResolvedBuild
 LOW_LINE_VOLTS = 200.0  # below this a circuit is "115 V class" and derating PSUs give wattage_115v
 
 
-@dataclass(frozen=True)
-class DcBudget:
+class DcBudget(NamedTuple):
     """Sustained DC load, by consumer, in W."""
 
     gpus: float
