@@ -222,6 +222,8 @@ class Catalog:
         prefix = display_path(only.resolve()).rstrip("/") + "/" if only is not None else ""
         errors: list[CatalogError] = []
         for kind in KIND_MODELS:
+            if only is not None and not any(str(f.resolve()).startswith(str(only.resolve())) for f in self.files(kind)):
+                continue  # nothing of this kind in the directory being validated
             try:
                 entries = self.entries(kind)
             except CatalogError as error:
@@ -230,7 +232,8 @@ class Catalog:
             for part_id, entry in entries.items():
                 if entry.file.startswith(prefix):
                     errors.extend(validate_part(kind, {**entry.data, "id": part_id}, entry.file, part_id))
-        errors.extend(e for e in self._reference_problems() if (e.file or "").startswith(prefix))
+        if only is None or any(str(f.resolve()).startswith(str(only.resolve())) for f in self.files("gpu")):
+            errors.extend(e for e in self._reference_problems() if (e.file or "").startswith(prefix))
         return errors
 
     def _reference_problems(self) -> list[CatalogError]:

@@ -19,8 +19,9 @@ EXAMPLES = ROOT / "examples" / "builds"
 
 @pytest.fixture(autouse=True)
 def _no_user_catalog(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests never read the developer's own per-user catalog directory."""
+    """Tests never read the developer's own per-user catalog directory or cache."""
     monkeypatch.setenv("PLANNER_USER_CATALOG", str(tmp_path_factory.mktemp("user-catalog")))
+    monkeypatch.setenv("PLANNER_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
 @pytest.fixture(scope="session")

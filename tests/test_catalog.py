@@ -152,3 +152,33 @@ def test_one_imported_entry_is_read_without_parsing_its_whole_file(tmp_path: Pat
     catalog = Catalog([builtin_dir(), tmp_path])
     assert catalog.get("gpu", "x-card").name == "X"
     assert catalog.entry("gpu", "x-card").imported
+
+
+def test_a_cached_part_equals_the_freshly_validated_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANNER_CACHE_DIR", str(tmp_path / "cache"))
+    Catalog([builtin_dir()]).get("gpu", "nvidia-rtx-3090-fe")  # fills the cache
+    cached = Catalog([builtin_dir()])
+    for kind in KIND_FILES:
+        for part_id, entry in cached.entries(kind).items():
+            if entry.imported:
+                continue
+            assert entry.validated is not None, (kind, part_id)
+            fresh = type(cached.get(kind, part_id)).model_validate({**entry.data, "id": part_id})
+            assert cached.get(kind, part_id) == fresh, (kind, part_id)
+
+
+def test_an_edited_catalog_file_is_validated_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANNER_CACHE_DIR", str(tmp_path / "cache"))
+    path = _write(tmp_path / "mine", "gpus.toml", OVERRIDE)
+    assert Catalog([builtin_dir(), tmp_path / "mine"]).get("gpu", "nvidia-rtx-3090-fe").slot_width == 3
+    path.write_text(OVERRIDE.replace("slot_width = 3", "slot_width = -3 "))  # a different size: a new cache key
+    with pytest.raises(CatalogError, match="slot_width"):
+        Catalog([builtin_dir(), tmp_path / "mine"]).get("gpu", "nvidia-rtx-3090-fe")
+
+
+def test_a_damaged_cache_file_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANNER_CACHE_DIR", str(tmp_path / "cache"))
+    Catalog([builtin_dir()]).get("psu", "corsair-ax1600i")
+    for cached in (tmp_path / "cache" / "catalogs").glob("*.json"):
+        cached.write_text("{not json")
+    assert Catalog([builtin_dir()]).get("psu", "corsair-ax1600i").wattage == 1600
