@@ -1,7 +1,8 @@
 """The checks of SPEC §3 and the runner.
 
-Importing this package registers every built-in check (one module per area). A later area adds its
-module to `_CHECK_MODULES`; the CLI and TUI only call `run_checks`.
+Importing this package registers every built-in check: each module of this package that defines
+checks with `@check("code")` (listed in `_CHECK_MODULES`, one per area). Adding an area means adding a
+module here and its name below; the CLI and TUI only call `run_checks`.
 """
 
 from __future__ import annotations

@@ -19,7 +19,10 @@ def run_catalog(args: argparse.Namespace) -> int:
     catalog = catalog_from(args)
     if command == "show":
         return _show(catalog, args.id, args.format)
-    kinds = [args.kind] if command == "list" and args.kind else list(KIND_MODELS)
+    from planner.cli.main import KIND_ALIASES
+
+    kind = KIND_ALIASES.get(args.kind, args.kind) if command == "list" else None
+    kinds = [kind] if kind else list(KIND_MODELS)
     text = " ".join(args.text) if command == "search" else (args.search or "")
     found = list(catalog.search(text, kinds))
     if args.format == "json":
