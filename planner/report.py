@@ -5,7 +5,6 @@ and `to_json` gives the CLI contract's JSON directly."""
 
 from __future__ import annotations
 
-import math
 from typing import Any, Literal, NamedTuple
 
 from planner.checks.context import Context
@@ -90,13 +89,12 @@ def summarize(ctx: Context) -> Summary:
     circuits = [CircuitSummary(name=c.name, outlet=c.outlet.id, voltage_v=c.outlet.voltage, wall_w=None,
                                continuous_limit_w=c.outlet.continuous_limit, assumed=c.assumed)
                 for c in build.circuits]
-    slots = {s.name: s for s in build.motherboard.slots}
     gpus = []
     for g in build.gpus:
-        slot = slots.get(g.slot) if g.slot else None
-        positions = (list(range(slot.position, slot.position + math.ceil(g.board.slot_width)))
-                     if slot is not None else None)
-        gpus.append(GpuSummary(part=g.board.id, mount=g.slot, positions=positions, lanes=None,
+        mount = ctx.placement.of(g.index)
+        gpus.append(GpuSummary(part=g.board.id, mount=mount.mount if mount else None,
+                               positions=list(mount.positions) if mount else None,
+                               lanes=mount.lanes if mount else None,
                                power_limit_w=g.power_limit, temperature_c=None, relative_perf=None))
     price, missing = _price(ctx)
     return Summary(

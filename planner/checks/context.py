@@ -11,6 +11,7 @@ from planner.checks.findings import Change, Finding, Fix
 from planner.models.build import Region
 from planner.physics import params
 from planner.physics.power import DcBudget, dc_budget, psu_rating
+from planner.placement import Placement, explicit_placement
 from planner.resolve import ResolvedBuild
 
 if TYPE_CHECKING:
@@ -39,6 +40,11 @@ class Context:
     @cached_property
     def budget(self) -> DcBudget:
         return dc_budget(self.build)
+
+    @cached_property
+    def placement(self) -> Placement:
+        """Where each GPU sits (explicit `slot = …` so far; the solver places the rest)."""
+        return explicit_placement(self.build)
 
     @cached_property
     def psu_ratings(self) -> list[float]:

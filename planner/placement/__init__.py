@@ -1,0 +1,53 @@
+"""Where each GPU sits: motherboard slot or riser mount, the case positions its cooler covers, its lanes.
+
+`Context.placement` (planner/checks/context.py) is what the checks, the report and the thermal model
+read. This module holds the types and the placement the build file states explicitly (`slot = …`);
+the placement solver of SPEC §4.7 fills in the GPUs the build does not place.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from planner.resolve import ResolvedBuild
+
+
+class GpuMount(NamedTuple):
+    """One GPU's place in the build."""
+
+    gpu: int  # index into ResolvedBuild.gpus
+    mount: str  # motherboard slot name ("PCIEX16_1") or a riser mount ("vertical-1")
+    positions: tuple[int, ...]  # case expansion-slot positions the card covers (empty off the slot row)
+    lanes: int | None  # electrical lanes after lane-sharing rules; None while not worked out
+    riser: str | None  # riser id, when the card is on one
+
+
+class Placement(NamedTuple):
+    """Every GPU's mount, in build order, or why no placement exists."""
+
+    mounts: tuple[GpuMount | None, ...]  # None: this GPU is not placed
+    feasible: bool
+    reason: str | None = None
+
+    def of(self, gpu: int) -> GpuMount | None:
+        return self.mounts[gpu] if gpu < len(self.mounts) else None
+
+
+def covered_positions(position: int, slot_width: float) -> tuple[int, ...]:
+    """A card at position p with slot_width w covers p … p + ⌈w⌉ − 1 (SPEC §4.7)."""
+    return tuple(range(position, position + math.ceil(slot_width)))
+
+
+def explicit_placement(build: ResolvedBuild) -> Placement:
+    """The mounts the build file gives (`slot = …`); GPUs without one are left unplaced."""
+    slots = {s.name: s for s in build.motherboard.slots}
+    mounts: list[GpuMount | None] = []
+    for gpu in build.gpus:
+        slot = slots.get(gpu.slot) if gpu.slot else None
+        if slot is None:
+            mounts.append(None)
+            continue
+        mounts.append(GpuMount(gpu.index, slot.name, covered_positions(slot.position, gpu.board.slot_width),
+                               None, gpu.riser.id if gpu.riser else None))
+    return Placement(tuple(mounts), feasible=all(m is not None for m in mounts))
