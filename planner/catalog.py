@@ -220,10 +220,9 @@ class Catalog:
         """Every problem in every entry, plus references that do not resolve; with `only`, just the
         entries that come from that directory (checked against everything else)."""
         prefix = display_path(only.resolve()).rstrip("/") + "/" if only is not None else ""
+        kinds = [k for k in KIND_MODELS if only is None or any(_inside(f, only) for f in self.files(k))]
         errors: list[CatalogError] = []
-        for kind in KIND_MODELS:
-            if only is not None and not any(str(f.resolve()).startswith(str(only.resolve())) for f in self.files(kind)):
-                continue  # nothing of this kind in the directory being validated
+        for kind in kinds:
             try:
                 entries = self.entries(kind)
             except CatalogError as error:
@@ -232,23 +231,36 @@ class Catalog:
             for part_id, entry in entries.items():
                 if entry.file.startswith(prefix):
                     errors.extend(validate_part(kind, {**entry.data, "id": part_id}, entry.file, part_id))
-        if only is None or any(str(f.resolve()).startswith(str(only.resolve())) for f in self.files("gpu")):
-            errors.extend(e for e in self._reference_problems() if (e.file or "").startswith(prefix))
+        errors.extend(e for e in self._reference_problems(set(kinds)) if (e.file or "").startswith(prefix))
         return errors
 
-    def _reference_problems(self) -> list[CatalogError]:
+    def _reference_problems(self, kinds: set[str]) -> list[CatalogError]:
+        """References between entries: each board's chip exists; each motherboard's socket has a CPU."""
         errors: list[CatalogError] = []
         try:
-            chips = self.entries("gpu-chip")
-            boards = self.entries("gpu")
+            if "gpu" in kinds:
+                chips = self.entries("gpu-chip")
+                for part_id, entry in self.entries("gpu").items():
+                    chip = entry.data.get("chip")
+                    if isinstance(chip, str) and chip not in chips:
+                        errors.append(CatalogError(f"unknown chip {chip!r}{did_you_mean(chip, chips)}",
+                                                   file=entry.file, entry=part_id, field="chip"))
+            if "motherboard" in kinds:
+                cpus = self.entries("cpu").values()
+                sockets = sorted({s for e in cpus if isinstance(s := e.data.get("socket"), str)})
+                for part_id, entry in self.entries("motherboard").items():
+                    socket = entry.data.get("socket")
+                    if isinstance(socket, str) and socket not in sockets:
+                        errors.append(CatalogError(
+                            f"no CPU in the catalogs has socket {socket!r}{did_you_mean(socket, sockets)}",
+                            file=entry.file, entry=part_id, field="socket"))
         except CatalogError:
-            return errors
-        for part_id, entry in boards.items():
-            chip = entry.data.get("chip")
-            if isinstance(chip, str) and chip not in chips:
-                errors.append(CatalogError(f"unknown chip {chip!r}{did_you_mean(chip, chips)}",
-                                           file=entry.file, entry=part_id, field="chip"))
+            pass  # an unreadable file is reported by the entry pass
         return errors
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    return path.resolve().is_relative_to(directory.resolve())
 
 
 def _entry(kind: str, part_id: str, data: Any, label: str, validated: dict[str, Any] | None = None) -> Entry:

@@ -9,7 +9,7 @@ import sys
 from planner.catalog import Catalog, builtin_dir, default_dirs, suggest
 from planner.cli.common import catalog_from, console, rich_stdout
 from planner.errors import ExitCode, InputError, UnknownPartError
-from planner.models.parts import KIND_MODELS, Part
+from planner.models.parts import KIND_MODELS, GpuBoard, GpuChip, Part
 
 
 def run_catalog(args: argparse.Namespace) -> int:
@@ -63,8 +63,10 @@ def _show(catalog: Catalog, part_id: str, fmt: str) -> int:
         part = catalog.get(kind, part_id)
         data = part.model_dump(mode="json", exclude_defaults=False)
         if fmt == "json":
-            json.dump({"kind": kind, "file": entry.file, "overrides": entry.overrides, **data}, sys.stdout, indent=2,
-                      ensure_ascii=False)
+            resolved = {"kind": kind, "file": entry.file, "overrides": entry.overrides, **data}
+            if isinstance(part, GpuBoard):
+                resolved = _with_chip(catalog, part, resolved)
+            json.dump(resolved, sys.stdout, indent=2, ensure_ascii=False)
             sys.stdout.write("\n")
             continue
         print(f"{part.name}  [{kind} {part_id}]")
@@ -74,6 +76,18 @@ def _show(catalog: Catalog, part_id: str, fmt: str) -> int:
                 continue
             print(f"  {key}: {_value(value)}")
     return ExitCode.OK
+
+
+def _with_chip(catalog: Catalog, board: GpuBoard, data: dict[str, object]) -> dict[str, object]:
+    """A board merged with its chip: the chip's figures (memory, bandwidth, tensor throughput…) where the
+    board has no field of that name, plus where they come from."""
+    chip = catalog.typed("gpu-chip", board.chip, GpuChip).model_dump(mode="json")
+    merged = dict(data)
+    for key, value in chip.items():
+        merged.setdefault(key, value)
+    merged["chip_source"] = chip["source"]
+    merged["chip_estimated"] = chip["estimated"]
+    return merged
 
 
 def _value(value: object) -> str:
