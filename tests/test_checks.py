@@ -192,3 +192,10 @@ def test_a_psu_that_derates_at_115_v_is_rated_lower_on_a_us_circuit() -> None:
 ])
 def test_verdict_follows_the_worst_finding(verdict: str, text: str) -> None:
     assert report(text).verdict == verdict
+
+
+def test_a_figure_the_catalog_marks_as_estimated_is_called_an_estimate() -> None:
+    text = BASE.replace("fractal-meshify-2-xl", "phanteks-enthoo-pro-2") + \
+        '[[gpu]]\npart = { base = "nvidia-rtx-3090-fe", height = "190 mm", estimated = ["height"] }\n'
+    [finding] = findings(text, "case.gpu-height")
+    assert "190 mm (estimated) tall" in finding.message

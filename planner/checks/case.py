@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from planner.checks.context import Context
-from planner.checks.findings import Change, Finding, Fix
+from planner.checks.findings import Change, Finding, Fix, estimated
 from planner.checks.registry import check
 from planner.fmt import mm
 from planner.models.parts import Case, GpuBoard
@@ -93,8 +93,9 @@ def gpu_length(ctx: Context) -> list[Finding]:
         too_long = spare < 0
         findings.append(Finding(
             code="case.gpu-length", severity="error" if too_long else "warning",
-            message=(f"The {board.name} is {mm(board.length)} long; the {case.name} takes cards up to "
-                     f"{mm(case.max_gpu_length)}" + (f" ({mm(-spare)} too long)." if too_long else
+            message=(f"The {board.name} is {mm(board.length)}{estimated(board, 'length')} long; the {case.name} "
+                     f"takes cards up to {mm(case.max_gpu_length)}{estimated(case, 'max_gpu_length')}"
+                     + (f" ({mm(-spare)} too long)." if too_long else
                                                     f", leaving only {mm(spare)} for power cables.")),
             subject=[*labels, board.id, case.id], value=board.length, limit=case.max_gpu_length, unit="mm",
             fixes=_other_cases(ctx, "case.gpu-length",
@@ -110,18 +111,20 @@ def gpu_height(ctx: Context) -> list[Finding]:
     if case.open_frame:
         return []
     if case.max_gpu_height is None:
-        tallest = max(g.board.height for g in ctx.build.gpus)
+        tallest = max((g.board for g in ctx.build.gpus), key=lambda b: b.height)
         return [Finding(
             code="case.gpu-height", severity="info",
             message=f"The {case.name} publishes no side-panel clearance for card height; the tallest card "
-                    f"here is {mm(tallest)} (a full-height bracket is 111 mm), so check it by hand.",
-            subject=[case.id], value=tallest, unit="mm")]
+                    f"here is {mm(tallest.height)}{estimated(tallest, 'height')} (a full-height bracket is "
+                    "111 mm), so check it by hand.",
+            subject=[case.id], value=tallest.height, unit="mm")]
     findings = []
     for board, labels in _distinct_boards(ctx):
         if board.height > case.max_gpu_height:
             findings.append(Finding(
                 code="case.gpu-height", severity="error",
-                message=f"The {board.name} is {mm(board.height)} tall; the {case.name}'s side panel clears "
-                        f"{mm(case.max_gpu_height)} ({mm(board.height - case.max_gpu_height)} too tall).",
+                message=f"The {board.name} is {mm(board.height)}{estimated(board, 'height')} tall; the "
+                        f"{case.name}'s side panel clears {mm(case.max_gpu_height)}"
+                        f"{estimated(case, 'max_gpu_height')} ({mm(board.height - case.max_gpu_height)} too tall).",
                 subject=[*labels, board.id, case.id], value=board.height, limit=case.max_gpu_height, unit="mm"))
     return findings

@@ -37,3 +37,9 @@ class Finding(NamedTuple):
     limit: float | None = None
     unit: str | None = None
     fixes: list[Fix] = []
+
+
+def estimated(part: Any, field: str) -> str:
+    """" (estimated)" after a figure the catalog marks as an estimate, so a message never passes a guess
+    off as a published figure."""
+    return " (estimated)" if field in getattr(part, "estimated", ()) else ""
