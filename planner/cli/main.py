@@ -112,6 +112,16 @@ def _add_export(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     export.add_argument("--region", choices=REGIONS, default=None, help=argparse.SUPPRESS)
 
 
+def _add_tui(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    tui = sub.add_parser(
+        "tui", parents=[common], formatter_class=RAW,
+        help="interactive build session (parts, live findings, power, fixes, save)",
+        description="Open a build (or start a new one) in the interactive planner. Keys are shown at the "
+                    "bottom; ctrl+p lists every action.",
+        epilog=_examples("planner tui                 # start a new build", "planner tui build.toml"))
+    tui.add_argument("file", nargs="?", type=Path, metavar="FILE", help="build file to open (created on save)")
+
+
 #: Each command: the function that adds its parser, and "module:function" that runs it (imported only
 #: when that command runs, so `planner schema` never pays for what `planner check` needs).
 COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
@@ -119,6 +129,8 @@ COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
     "catalog": (_add_catalog, "planner.cli.catalog_cmd:run_catalog"),
     "schema": (_add_schema, "planner.cli.misc_cmd:run_schema"),
     "export": (_add_export, "planner.cli.misc_cmd:run_export"),
+    # the TUI is a face of its own (package tui/): named here, imported only when `planner tui` runs
+    "tui": (_add_tui, "tui.cli:run"),
 }
 
 

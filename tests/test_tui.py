@@ -1,0 +1,114 @@
+"""The TUI driven by real key presses (Textual's Pilot)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable
+
+from planner.catalog import Catalog
+from planner.session import BuildSession
+from tui.app import PlannerApp, make_app
+from tui.screens.dialogs import Confirm, ShowError
+from tui.screens.picker import CatalogPicker
+from tui.widgets.parts import PartsList
+
+from conftest import example
+
+
+async def _pick(app: PlannerApp, pilot: object, words: str) -> None:
+    """In the open catalog picker, type a search and take the first match."""
+    assert isinstance(app.screen, CatalogPicker)
+    await pilot.press(*words)  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _select_row(app: PlannerApp, pilot: object, key: str) -> None:
+    table = app.query_one(PartsList)
+    keys = [row.value for row in table.rows]
+    table.move_cursor(row=keys.index(key))
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
+async def test_build_from_nothing_fix_it_save_and_reload(tmp_path: Path, catalog: Catalog) -> None:
+    app = make_app(None, catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("a")  # the picker opens on GPUs
+        await _pick(app, pilot, "3090 fe")
+        await pilot.press("plus", "plus", "plus")  # four cards
+        for kind, words in [("case", "meshify 2 xl"), ("motherboard", "wrx80e sage"),
+                            ("cpu", "5975wx"), ("psu", "ax1600i")]:
+            await _select_row(app, pilot, f"missing:{kind}")
+            await pilot.press("a")
+            await _pick(app, pilot, words)
+        assert app.result is not None and app.result.report is not None
+        assert app.result.report.verdict == "fail"
+        assert "psu.headroom" in {f.code for f in app.result.report.findings}
+        await pilot.press("x")  # apply the fix: a power limit
+        await pilot.pause()
+        assert app.result.report.verdict != "fail"
+        await pilot.press("ctrl+s")  # no file yet: asks for a name
+        await pilot.pause()
+        path = tmp_path / "quad.toml"
+        input_ = app.screen.query_one("Input")
+        input_.value = str(path)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert path.is_file() and not app.session.dirty
+        saved = app.session.data()
+    reloaded = BuildSession.open(path, catalog)
+    assert reloaded.data() == saved
+    assert reloaded.data()["gpu"][0]["count"] == 4
+
+
+@pytest.mark.asyncio
+async def test_quitting_with_unsaved_changes_asks_first(tmp_path: Path, catalog: Catalog) -> None:
+    path = tmp_path / "build.toml"
+    shutil.copy(example("pass-dual-3090-wrx80.toml"), path)
+    app = make_app(path, catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("plus")  # a third card
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")  # stay
+        await pilot.pause()
+        assert not isinstance(app.screen, Confirm) and app.is_running
+        await pilot.press("q", "y")
+        await pilot.pause()
+    assert path.read_text() == example("pass-dual-3090-wrx80.toml").read_text()  # nothing saved
+
+
+@pytest.mark.asyncio
+async def test_a_build_that_fails_to_load_shows_the_error_and_the_app_keeps_running(
+        tmp_path: Path, catalog: Catalog) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("case = = 3\n")
+    app = make_app(bad, catalog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ShowError)
+        assert "bad.toml:1: not valid TOML" in app.screen.message
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.query_one(PartsList), DataTable)
+
+
+@pytest.mark.asyncio
+async def test_changing_a_part_replaces_it_from_the_catalog(tmp_path: Path, catalog: Catalog) -> None:
+    path = tmp_path / "build.toml"
+    shutil.copy(example("fail-case-eeb-board-in-mid-tower.toml"), path)
+    app = make_app(path, catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert app.result is not None and app.result.report is not None
+        assert app.result.report.verdict == "fail"
+        await _select_row(app, pilot, "case")
+        await pilot.press("c")
+        await _pick(app, pilot, "meshify 2 xl")
+        assert app.session.data()["case"] == "fractal-meshify-2-xl"
+        assert "case.form-factor" not in {f.code for f in app.result.report.findings}

@@ -1,0 +1,271 @@
+"""The planner's Textual app: one build session, re-checked on every edit.
+
+`make_app` builds the app for the CLI (`planner tui [FILE]`) and for the tests alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header
+
+from planner.catalog import Catalog
+from planner.errors import PlannerError
+from planner.session import SINGLE_PARTS, BuildSession, CheckResult
+from tui.screens.dialogs import AskPath, Confirm, ShowError
+from tui.screens.picker import CatalogPicker
+from tui.widgets.findings import FindingsPanel
+from tui.widgets.parts import PartsList
+from tui.widgets.totals import TotalsPanel
+
+ADDABLE = {"gpu", "psu", "circuit"}
+
+
+class PlannerApp(App[None]):
+    """Build session: parts on the left, findings and totals on the right."""
+
+    TITLE = "gpu-rig-planner"
+    CSS = """
+    #main { height: 1fr; }
+    #left { width: 45%; min-width: 34; border-right: solid $primary; }
+    #right { width: 1fr; }
+    """
+    BINDINGS = [
+        Binding("a", "add", "Add"),
+        Binding("c", "change", "Change"),
+        Binding("d,delete", "remove", "Remove"),
+        Binding("plus,equals_sign", "count(1)", "+1", show=False),
+        Binding("minus", "count(-1)", "−1", show=False),
+        Binding("x", "apply_fix", "Apply fix"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+o", "open", "Open", show=False),
+        Binding("tab", "focus_next", "Next panel", show=False),
+        Binding("q", "quit_app", "Quit"),
+    ]
+
+    def __init__(self, session: BuildSession) -> None:
+        super().__init__()
+        self.session = session
+        self.result: CheckResult | None = None
+
+    # -- layout -----------------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield PartsList(id="parts")
+            with Vertical(id="right"):
+                yield FindingsPanel(id="findings")
+                yield TotalsPanel(id="totals")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.recheck()
+        self.query_one(PartsList).focus()
+
+    def recheck(self) -> None:
+        """Check the build as it is now and show the result everywhere (runs after every edit)."""
+        self.result = result = self.session.check()
+        parts = self.query_one(PartsList)
+        parts.show(self.session.rows(), result.missing)
+        notes = []
+        if result.missing:
+            notes.append(f"Add {', '.join(result.missing)} to check the build.")
+        if result.problem:
+            notes.append(result.problem)
+        findings = result.report.findings if result.report else []
+        self.query_one(FindingsPanel).show(findings, notes)
+        self.query_one(TotalsPanel).show(result.report)
+        name = self.session.data().get("name", "New build")
+        verdict = result.report.verdict.upper() if result.report else "INCOMPLETE"
+        self.title = f"{name} — {verdict}"
+        where = str(self.session.path) if self.session.path else "unsaved"
+        self.sub_title = where + (" *" if self.session.dirty else "")
+
+    # -- commands ---------------------------------------------------------------------------------------
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:  # type: ignore[type-arg,unused-ignore]
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Add part", "Add a GPU, PSU or circuit, or choose the case/board/CPU", self.action_add)
+        yield SystemCommand("Change part", "Replace the highlighted part from the catalog", self.action_change)
+        yield SystemCommand("Remove part", "Remove the highlighted part", self.action_remove)
+        yield SystemCommand("Apply fix", "Apply the highlighted finding's first fix", self.action_apply_fix)
+        yield SystemCommand("Save", "Save the build (atomically, keeping comments)", self.action_save)
+        yield SystemCommand("Save as", "Save the build to another file", self.action_save_as)
+        yield SystemCommand("Open", "Open another build file", self.action_open)
+        yield SystemCommand("Export parts list", "Write the parts list as Markdown, CSV, JSON or text",
+                            self.action_export)
+
+    def _selected(self) -> str | None:
+        return self.query_one(PartsList).selected_path
+
+    def action_add(self) -> None:
+        selected = self._selected() or ""
+        kind = selected.removeprefix("missing:").split("[")[0] if selected else "gpu"
+        kind = kind if kind in ADDABLE | set(SINGLE_PARTS) else "gpu"
+        picker_kind = "outlet" if kind == "circuit" else kind
+        self.push_screen(CatalogPicker(self.session.catalog, picker_kind), self._added)
+
+    def _added(self, part_id: str | None) -> None:
+        if part_id is None:
+            return
+        picker = self.screen_stack[-1] if isinstance(self.screen_stack[-1], CatalogPicker) else None
+        kind = self._kind_of(part_id, picker)
+        if kind in SINGLE_PARTS:
+            self.session.set_part(kind, part_id)
+        elif kind == "outlet":
+            self.session.add("circuit", part_id)
+        elif kind in ADDABLE:
+            self.session.add(kind, part_id)
+        else:
+            self.notify(f"{part_id} is a {kind}; risers are set on a GPU entry", severity="warning")
+            return
+        self.recheck()
+
+    def _kind_of(self, part_id: str, picker: CatalogPicker | None) -> str:
+        for kind, _ in self.session.catalog.find(part_id):
+            return kind
+        return picker.kind if picker else "gpu"
+
+    def action_change(self) -> None:
+        path = self._selected()
+        if not path or path.startswith("missing:"):
+            self.action_add()
+            return
+        kind = path.split("[")[0]
+        picker_kind = "outlet" if kind == "circuit" else kind
+
+        def changed(part_id: str | None) -> None:
+            if part_id is None:
+                return
+            if kind in SINGLE_PARTS:
+                self.session.set_part(kind, part_id)
+            else:
+                self.session.set_field(f"{path}.{'outlet' if kind == 'circuit' else 'part'}", part_id)
+            self.recheck()
+
+        self.push_screen(CatalogPicker(self.session.catalog, picker_kind, fixed_kind=True), changed)
+
+    def action_remove(self) -> None:
+        path = self._selected()
+        if path and not path.startswith("missing:"):
+            self.session.remove(path)
+            self.recheck()
+
+    def action_count(self, delta: int) -> None:
+        path = self._selected()
+        if not path or not path.startswith("gpu["):
+            return
+        index = int(path[4:-1])
+        count = int(self.session.data()["gpu"][index].get("count", 1)) + delta
+        if 1 <= count <= 16:
+            self.session.set_field(f"{path}.count", count)
+            self.recheck()
+
+    def action_apply_fix(self) -> None:
+        chosen = self.query_one(FindingsPanel).selected_fix
+        if chosen is None:
+            self.notify("No finding with a fix to apply.", severity="information")
+            return
+        finding, fix = chosen
+        self.session.apply(list(fix.changes))
+        self.recheck()
+        self.notify(f"Applied: {fix.description}", title=finding.code)
+
+    # -- files ------------------------------------------------------------------------------------------
+    def action_save(self) -> None:
+        if self.session.path is None:
+            self.action_save_as()
+            return
+        self._save(self.session.path)
+
+    def action_save_as(self) -> None:
+        def chosen(name: str | None) -> None:
+            if name:
+                self._save(Path(name).expanduser())
+
+        self.push_screen(AskPath("Save the build as:", str(self.session.path or "build.toml")), chosen)
+
+    def _save(self, path: Path) -> None:
+        try:
+            saved = self.session.save(path)
+        except (PlannerError, OSError) as error:
+            self.push_screen(ShowError(f"Not saved: {error}"))
+            return
+        self.notify(f"Saved {saved}")
+        self.recheck()
+
+    def action_open(self) -> None:
+        def chosen(name: str | None) -> None:
+            if name:
+                self.open_file(Path(name).expanduser())
+
+        def ask(discard: bool | None) -> None:
+            if discard:
+                self.push_screen(AskPath("Open build file:"), chosen)
+
+        if self.session.dirty:
+            self.push_screen(Confirm("Discard the unsaved changes and open another build?", "Discard", "Keep"), ask)
+        else:
+            ask(True)
+
+    def open_file(self, path: Path) -> None:
+        try:
+            self.session = BuildSession.open(path, self.session.catalog)
+        except PlannerError as error:
+            self.push_screen(ShowError(f"Could not open the build: {error}"))
+            return
+        self.recheck()
+
+    def action_export(self) -> None:
+        def chosen(name: str | None) -> None:
+            if not name:
+                return
+            from planner.export.formats import export
+            from planner.fileio import atomic_write
+
+            path = Path(name).expanduser()
+            fmt = {".md": "md", ".csv": "csv", ".json": "json"}.get(path.suffix, "text")
+            if self.result is None or self.result.build is None:
+                self.push_screen(ShowError("Complete the build before exporting its parts list."))
+                return
+            try:
+                atomic_write(path, export(self.result.build, fmt), force=False)
+            except PlannerError as error:
+                self.push_screen(ShowError(f"Not exported: {error}"))
+                return
+            self.notify(f"Exported {path}")
+
+        self.push_screen(AskPath("Export the parts list to (.md, .csv, .json or .txt):", "parts.md"), chosen)
+
+    def action_quit_app(self) -> None:
+        if not self.session.dirty:
+            self.exit()
+            return
+        def answered(quit_: bool | None) -> None:
+            if quit_:
+                self.exit()
+
+        self.push_screen(Confirm("The build has unsaved changes. Quit without saving?", "Quit", "Stay"), answered)
+
+
+def make_app(path: Path | None = None, catalog: Catalog | None = None) -> PlannerApp:
+    """The app for a build file (or a new build); a file that fails to load opens an empty build and
+    shows the error."""
+    catalog = catalog or Catalog()
+    error = None
+    session = BuildSession.new(catalog)
+    if path is not None:
+        try:
+            session = BuildSession.open(path, catalog) if path.exists() else BuildSession(
+                catalog, BuildSession.new(catalog).document, path)
+        except PlannerError as problem:
+            error = str(problem)
+    app = PlannerApp(session)
+    if error:
+        app.call_later(lambda: app.push_screen(ShowError(f"Could not open the build: {error}")))
+    return app

@@ -1,0 +1,1 @@
+"""Modal screens: the catalog picker, dialogs."""

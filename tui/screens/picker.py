@@ -1,0 +1,119 @@
+"""The catalog picker: search as you type, filter by kind, sort, and a details pane."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Input, Label, Select, Static
+
+from planner.catalog import Catalog
+from planner.describe import summary
+from planner.errors import PlannerError
+from planner.models.parts import GpuBoard, GpuChip, Part, Psu
+
+PICKABLE = ("gpu", "case", "motherboard", "cpu", "psu", "outlet", "riser")
+SORTS = [("Price", "price"), ("Name", "name"), ("Memory", "memory"), ("TDP / wattage", "power")]
+MAX_ROWS = 200
+
+
+class CatalogPicker(ModalScreen[str | None]):
+    """Returns the chosen part id (None when cancelled)."""
+
+    DEFAULT_CSS = """
+    CatalogPicker { align: center middle; }
+    #picker { width: 95%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
+    #controls { height: 3; }
+    #controls Select { width: 24; }
+    #search { width: 1fr; }
+    #results { height: 1fr; }
+    #details { height: 6; border-top: solid $primary; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("enter", "choose", "Choose", priority=True)]
+
+    def __init__(self, catalog: Catalog, kind: str = "gpu", fixed_kind: bool = False) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.kind = kind
+        self.fixed_kind = fixed_kind
+        self.sort = "price"
+        self.parts: dict[str, Part] = {}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker"):
+            yield Label(f"Choose a part — {self.kind}" if self.fixed_kind else "Choose a part", id="title")
+            with Horizontal(id="controls"):
+                yield Select([(k, k) for k in PICKABLE], value=self.kind, allow_blank=False, id="kind",
+                             disabled=self.fixed_kind)
+                yield Input(placeholder="search: words in the id, name or maker", id="search")
+                yield Select(SORTS, value=self.sort, allow_blank=False, id="sort")
+            yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
+            yield Static(id="details")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#results", DataTable)
+        table.add_columns("Id", "Name", "Figures", "Price")
+        self.refresh_results()
+        self.query_one("#search", Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.refresh_results()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "kind" and isinstance(event.value, str):
+            self.kind = event.value
+        elif event.select.id == "sort" and isinstance(event.value, str):
+            self.sort = event.value
+        self.refresh_results()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        part = self.parts.get(str(event.row_key.value))
+        if part is not None:
+            estimated = f"\nestimated: {', '.join(part.estimated)}" if part.estimated else ""
+            self.query_one("#details", Static).update(f"{part.name}\n{summary(part)}\nsource: {part.source}{estimated}")
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.dismiss(str(event.row_key.value))
+
+    def refresh_results(self) -> None:
+        text = self.query_one("#search", Input).value
+        found = [part for _, part in self.catalog.search(text, [self.kind])]
+        found.sort(key=self._sort_key)
+        self.parts = {p.id: p for p in found[:MAX_ROWS]}
+        table = self.query_one("#results", DataTable)
+        table.clear()
+        for part in self.parts.values():
+            table.add_row(part.id, part.name, summary(part), f"${part.price:,.0f}" if part.price else "", key=part.id)
+        title = self.query_one("#title", Label)
+        more = f" (first {MAX_ROWS})" if len(found) > MAX_ROWS else ""
+        title.update(f"Choose a {self.kind}: {len(found)} match{'es' if len(found) != 1 else ''}{more}")
+
+    def _sort_key(self, part: Part) -> tuple[object, ...]:
+        if self.sort == "name":
+            return (part.name.lower(),)
+        if self.sort == "memory":
+            memory = self._memory(part)
+            return (-(memory or 0), part.price is None, part.price or 0)
+        if self.sort == "power":
+            power = getattr(part, "tdp", None) or (part.wattage if isinstance(part, Psu) else None)
+            return (-(power or 0),)
+        return (part.price is None, part.price or 0.0, part.name.lower())
+
+    def _memory(self, part: Part) -> float | None:
+        if isinstance(part, GpuBoard):
+            try:
+                chip = self.catalog.get("gpu-chip", part.chip)
+            except PlannerError:  # an unknown or invalid chip just sorts last
+                return None
+            return chip.memory if isinstance(chip, GpuChip) else None
+        return None
+
+    def action_choose(self) -> None:
+        table = self.query_one("#results", DataTable)
+        if table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            self.dismiss(str(key))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,1 @@
+"""Widgets of the build screen, one per area."""

@@ -1,0 +1,54 @@
+"""The totals: PSU load bars, circuits against their limits, GPU mounts/temperatures, and the price."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from planner.fmt import num, usd, watts
+from planner.report import Report
+
+
+def _bar(fraction: float, width: int = 16) -> Text:
+    filled = min(width, round(fraction * width))
+    style = "red" if fraction > 1 else "yellow" if fraction > 0.8 else "green"
+    return Text("█" * filled + "░" * (width - filled), style=style)
+
+
+class TotalsPanel(Static):
+    DEFAULT_CSS = """
+    TotalsPanel { height: auto; max-height: 14; border-top: solid $primary; padding: 0 1; }
+    """
+
+    def show(self, report: Report | None) -> None:
+        if report is None:
+            self.update("")
+            return
+        s = report.summary
+        table = Table.grid(padding=(0, 1))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        table.add_row("DC load", f"{watts(s.dc_load_w)} sustained"
+                      + (f", {watts(s.dc_peak_w)} peak" if s.dc_peak_w is not None else ""))
+        for psu in s.psus:
+            if psu.load_fraction is not None:
+                share = f" {psu.load_fraction * 100:.0f} % of {watts(psu.rating_w)}"
+                line = Text.assemble(_bar(psu.load_fraction), share)
+            else:
+                line = Text(f"{watts(psu.rating_w)} rating")
+            table.add_row(f"PSU {psu.part}", line)
+        for circuit in s.circuits:
+            limit = circuit.continuous_limit_w
+            if circuit.wall_w is not None:
+                line = Text.assemble(_bar(circuit.wall_w / limit), f" {watts(circuit.wall_w)} of {watts(limit)}")
+            else:
+                line = Text(f"limit {watts(limit)} at {num(circuit.voltage_v)} V")
+            table.add_row(f"Circuit {circuit.name}", line)
+        for i, gpu in enumerate(s.gpus, start=1):
+            where = gpu.mount or "not placed"
+            temp = f", {gpu.temperature_c:.0f} °C" if gpu.temperature_c is not None else ""
+            table.add_row(f"GPU{i}", f"{where}, {watts(gpu.power_limit_w)}{temp}")
+        price = usd(s.price_usd) + (f" (+{len(s.price_missing)} unpriced)" if s.price_missing else "")
+        table.add_row("Price", price)
+        self.update(table)
