@@ -19,6 +19,7 @@ from planner.errors import PlannerError
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult
 from tui.screens.dialogs import AskPath, Confirm, ShowError
 from tui.screens.picker import CatalogPicker
+from tui.screens.tuner import Tuner
 from tui.widgets.findings import FindingsPanel
 from tui.widgets.parts import PartsList
 from tui.widgets.totals import TotalsPanel
@@ -42,6 +43,7 @@ class PlannerApp(App[None]):
         Binding("plus,equals_sign", "count(1)", "+1", show=False),
         Binding("minus", "count(-1)", "−1", show=False),
         Binding("x", "apply_fix", "Apply fix"),
+        Binding("t", "tune", "Tune power"),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+o", "open", "Open", show=False),
         Binding("tab", "focus_next", "Next panel", show=False),
@@ -94,6 +96,10 @@ class PlannerApp(App[None]):
         yield SystemCommand("Change part", "Replace the highlighted part from the catalog", self.action_change)
         yield SystemCommand("Remove part", "Remove the highlighted part", self.action_remove)
         yield SystemCommand("Apply fix", "Apply the highlighted finding's first fix", self.action_apply_fix)
+        yield SystemCommand("Tune power limit", "The highlighted GPU's limit, its slowdown curve and its effect",
+                            self.action_tune)
+        yield SystemCommand("Optimise power limits", "The highest limits that clear every power, outlet and "
+                            "thermal error", self.action_optimise)
         yield SystemCommand("Save", "Save the build (atomically, keeping comments)", self.action_save)
         yield SystemCommand("Save as", "Save the build to another file", self.action_save_as)
         yield SystemCommand("Open", "Open another build file", self.action_open)
@@ -175,6 +181,26 @@ class PlannerApp(App[None]):
         self.session.apply(list(fix.changes))
         self.recheck()
         self.notify(f"Applied: {fix.description}", title=finding.code)
+
+    def action_tune(self) -> None:
+        path = self._selected() or ""
+        gpus = self.session.data().get("gpu", [])
+        if not gpus:
+            self.notify("Add a GPU first.", severity="warning")
+            return
+        index = int(path[4:-1]) if path.startswith("gpu[") else 0
+        self.push_screen(Tuner(self.session, index), lambda _kept: self.recheck())
+
+    def action_optimise(self) -> None:
+        from planner.optimize import optimize
+
+        if self.result is None or self.result.build is None:
+            self.notify("Complete the build first.", severity="warning")
+            return
+        plan = optimize(self.result.build, self.session.catalog, self.session.settings)
+        self.session.apply(list(plan.changes))
+        self.recheck()
+        self.notify(plan.description, title="optimiser")
 
     # -- files ------------------------------------------------------------------------------------------
     def action_save(self) -> None:
