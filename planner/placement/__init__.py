@@ -1,8 +1,14 @@
 """Where each GPU sits: motherboard slot or riser mount, the case positions its cooler covers, its lanes.
 
 `Context.placement` (planner/checks/context.py) is what the checks, the report and the thermal model
-read. This module holds the types and the placement the build file states explicitly (`slot = …`);
-the placement solver of SPEC §4.7 fills in the GPUs the build does not place.
+read: `place(build)` keeps the mounts the build file states (`slot = …`, `riser = …`) and lets the exact
+solver of SPEC §4.7 (planner/placement/solver.py) place every other GPU.
+
+Modules: `layout` (the slot/mount model from the catalogs), `solver` (the exact search), `from_build`
+(from a build to its Placement), `explain` (why a GPU gets no mount, with the counts), `tree` (the PCIe
+tree as a networkx graph, for riser findings and `planner place`), `diagram` (the text slot diagram).
+networkx stays off the path of an ordinary `planner check` (its import alone costs ~0.25 s): the solver
+and the lane arithmetic are plain Python, and tests hold the tree's links equal to theirs.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ class GpuMount(NamedTuple):
     positions: tuple[int, ...]  # case expansion-slot positions the card covers (empty off the slot row)
     lanes: int | None  # electrical lanes after lane-sharing rules; None while not worked out
     riser: str | None  # riser id, when the card is on one
+    slot: str | None = None  # the motherboard slot the card, or its riser cable, plugs into
+    gen: int | None = None  # PCIe generation of the link (lowest of slot, card and, on CPU lanes, CPU)
 
 
 class Placement(NamedTuple):
@@ -49,5 +57,12 @@ def explicit_placement(build: ResolvedBuild) -> Placement:
             mounts.append(None)
             continue
         mounts.append(GpuMount(gpu.index, slot.name, covered_positions(slot.position, gpu.board.slot_width),
-                               None, gpu.riser.id if gpu.riser else None))
+                               None, gpu.riser.id if gpu.riser else None, slot.name))
     return Placement(tuple(mounts), feasible=all(m is not None for m in mounts))
+
+
+def place(build: ResolvedBuild) -> Placement:
+    """Every GPU's mount: the build's own `slot = …`/`riser = …`, the solver's choice for the rest."""
+    from planner.placement.from_build import place_build
+
+    return place_build(build)

@@ -1,0 +1,133 @@
+"""Risers (SPEC §3 `riser.mount`, `riser.signal`).
+
+`riser.signal` walks each riser-fed GPU's path in the PCIe tree (planner/placement/tree.py, networkx):
+it is built only for builds with a riser, so ordinary builds never import networkx.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any
+
+from planner.checks import slot_fixes
+from planner.checks.context import Context
+from planner.checks.findings import Change, Finding, Fix
+from planner.checks.registry import check
+from planner.checks.slots import names
+from planner.fmt import mm
+from planner.models.parts import Riser
+from planner.physics import params
+from planner.placement.explain import shortfall
+from planner.placement.from_build import problem_of
+from planner.placement.solver import Problem, solve
+
+
+def riser_problem(riser: Riser, gen: int) -> str | None:
+    """Why a link of generation `gen` over this riser is marginal, or None when it is fine."""
+    if riser.pcie_gen < gen:
+        return f"the riser is rated for PCIe {riser.pcie_gen}.0 only"
+    if gen >= 5 and riser.signal != "retimer":
+        return f"PCIe {gen}.0 through a {riser.signal} riser has almost no signal margin (a retimer resets it)"
+    if gen == 4 and riser.signal == "passive" and riser.length > params.RISER_GEN4_PASSIVE_MAX_LENGTH.value:
+        return (f"a {mm(riser.length)} passive riser is long for PCIe 4.0 "
+                f"(up to {mm(params.RISER_GEN4_PASSIVE_MAX_LENGTH.value)} keeps margin)")
+    return None
+
+
+def riser_ok(riser: Riser, gen: int) -> bool:
+    """Does a link of generation `gen` run cleanly over this riser?"""
+    return riser_problem(riser, gen) is None
+
+
+@check("riser.mount")
+def mounts(ctx: Context) -> list[Finding]:
+    """Vertical/remote mounts for the GPUs on riser cables (error when too few)."""
+    build, case = ctx.build, ctx.build.case
+    on_cables = [g for g in build.gpus if g.riser is not None and g.riser.kind == "cable"]
+    if len(on_cables) <= case.vertical_gpu_mounts:
+        return []
+    problem = problem_of(build)
+    slots = tuple(m.slot if m is not None else None for m in ctx.placement.mounts)
+    info = shortfall(problem, slots)
+    left = [build.gpus[g].label for g in info.without_mount]
+    return [Finding(
+        code="riser.mount", severity="error",
+        message=f"{info.mount_sentence or ''}, so {names(left)} {'has' if len(left) == 1 else 'have'} nowhere to go.",
+        subject=[*(f"GPU{g + 1}" for g in info.without_mount), case.id], value=len(on_cables),
+        limit=case.vertical_gpu_mounts, unit="mounts",
+        fixes=[*_case_with_mounts(ctx, len(on_cables)), *_off_risers(ctx, problem)] if ctx.propose_fixes else [])]
+
+
+def _case_with_mounts(ctx: Context, needed: int) -> list[Fix]:
+    cases = [c for c in slot_fixes.cases_for(ctx) if c.vertical_gpu_mounts >= needed]
+    return slot_fixes.verified(ctx, [(f"use a case with {needed} or more vertical mounts: the {c.name} ({c.id}"
+                                      f"{slot_fixes.price_text(c)}, {c.vertical_gpu_mounts} mounts)",
+                                      [Change(path="case", value=c.id)]) for c in cases], "riser.mount")
+
+
+def _off_risers(ctx: Context, problem: Problem) -> list[Fix]:
+    """Take the cards off their riser cables and into slots, when they all fit there."""
+    needs = tuple(n._replace(on_mount=False, width=math.ceil(ctx.build.gpus[n.gpu].board.slot_width),
+                             riser=None, riser_lanes=None) if n.on_mount else n for n in problem.needs)
+    if solve(problem._replace(needs=needs)).placed < len(needs):
+        return []
+    tables: list[dict[str, Any]] = []
+    for table in ctx.build.raw["gpu"]:
+        table = copy.deepcopy(table)
+        table.pop("riser", None)
+        tables.append(table)
+    return slot_fixes.verified(ctx, [("take the cards off the riser cables: they all fit in the board's slots",
+                                      [Change(path="gpu", value=tables)])], "riser.mount")
+
+
+@check("riser.signal")
+def signal(ctx: Context) -> list[Finding]:
+    """A riser's rating and length against the PCIe generation of the link it carries."""
+    build = ctx.build
+    marginal = []
+    for m in ctx.placement.mounts:
+        riser = build.gpus[m.gpu].riser if m is not None else None
+        if m is not None and riser is not None and m.gen and (problem := riser_problem(riser, m.gen)):
+            marginal.append((m, problem))
+    if not marginal:
+        return []
+    findings = []
+    for mount, problem in marginal:
+        gpu = build.gpus[mount.gpu]
+        riser = gpu.riser
+        assert riser is not None
+        gen = int(mount.gen or 0)
+        findings.append(Finding(
+            code="riser.signal", severity="warning",
+            message=f"GPU{gpu.index + 1}'s PCIe {gen}.0 link runs over the {riser.name}{_path(ctx, mount.gpu)}: "
+                    f"{problem}; expect link errors or a fallback to PCIe {gen - 1}.0.",
+            subject=[f"GPU{gpu.index + 1}", riser.id, str(mount.slot)], value=gen, limit=riser.pcie_gen,
+            unit="PCIe generation", fixes=_signal_fixes(ctx, gpu.spec_index, riser, gen, str(mount.slot))
+            if ctx.propose_fixes else []))
+    return findings
+
+
+def _path(ctx: Context, gpu: int) -> str:
+    """' (CPU → PCIEX16_4 → riser → GPU3)': the link's hops from the PCIe tree (networkx). Only when the
+    report is written (fixes proposed), never while a fix is re-checked, where only the verdict counts."""
+    if not ctx.propose_fixes:
+        return ""
+    from planner.placement.tree import path_to, pcie_tree
+
+    tree = pcie_tree(ctx.build, ctx.placement)
+    hops = ["riser" if tree.nodes[node]["kind"] == "riser" else node for node in path_to(tree, gpu)]
+    return f" ({' → '.join(hops)})"
+
+
+def _signal_fixes(ctx: Context, spec: int, riser: Riser, gen: int, slot: str) -> list[Fix]:
+    better = sorted((r for r in ctx.catalog.all("riser", curated=True)
+                     if isinstance(r, Riser) and r.kind == riser.kind and r.lanes >= riser.lanes and riser_ok(r, gen)),
+                    key=lambda r: (r.price is None, r.price or 0.0, r.id))
+    fixes = slot_fixes.verified(ctx, [(f"use the {r.name} ({r.id}{slot_fixes.price_text(r)}, rated PCIe "
+                                       f"{r.pcie_gen}.0, {mm(r.length)}, {r.signal})",
+                                       [Change(path=f"gpu[{spec}].riser", value=r.id)]) for r in better],
+                                "riser.signal")
+    fixes.append(Fix(description=f"set {slot} to PCIe {gen - 1}.0 in the BIOS (halves the link's bandwidth; "
+                                 "not something a build file can say, so not re-checked)"))
+    return fixes

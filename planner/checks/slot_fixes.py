@@ -1,0 +1,255 @@
+"""Fixes for cards that do not fit (SPEC §4.7): thinner cards, risers to vertical mounts, a case with more
+slots, or letting the solver choose the slots. Each candidate is first tried on the placement problem
+alone (microseconds), and only one that places every GPU is re-checked as a whole build (`ctx.fix`), so a
+suggestion is offered only when it verifies."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+from typing import Any
+
+from planner.checks.case import takes_board
+from planner.checks.context import Context
+from planner.checks.findings import Change, Fix
+from planner.errors import CatalogError, UnknownPartError
+from planner.fmt import usd
+from planner.models.parts import Case, GpuBoard, GpuChip, Riser
+from planner.physics import params
+from planner.placement.from_build import problem_of
+from planner.placement.layout import CARD_SLOT_SIZE, OPEN_AIR_COOLERS, CardNeed, Layout
+from planner.placement.solver import Problem, solve
+from planner.resolve import GpuInstance
+
+MAX_FIXES = 2  # suggestions of each sort
+MAX_TRIES = 8  # candidates re-checked as whole builds, at most, for each sort
+
+
+@lru_cache(maxsize=512)
+def _fits(problem: Problem) -> bool:
+    """Does every GPU get a mount? Cached: many candidate cards pose the same problem (same width, cooler
+    type and lanes), and the TUI asks again on every edit."""
+    return solve(problem).placed == len(problem.needs)
+
+
+def slots_enough(problem: Problem) -> bool:
+    """Every GPU needs a full-length slot of its own, for its card or its riser's plug: with fewer slots than
+    GPUs, no card, riser or case fixes it (only another board)."""
+    full = sum(1 for s in problem.layout.slots if s.size >= CARD_SLOT_SIZE)
+    return len(problem.needs) <= full
+
+
+def fits_cache_clear() -> None:
+    """Forget the cached answers (benchmarks measure the work itself)."""
+    _fits.cache_clear()
+
+
+def price_text(part: Any) -> str:
+    return f", {usd(part.price)}" if getattr(part, "price", None) is not None else ""
+
+
+def _by_price(part: Any) -> tuple[bool, float, str]:
+    return (part.price is None, part.price or 0.0, part.id)
+
+
+def spec_cards(ctx: Context, spec: int) -> list[GpuInstance]:
+    return [g for g in ctx.build.gpus if g.spec_index == spec]
+
+
+def verified(ctx: Context, tries: list[tuple[str, list[Change]]], code: str) -> list[Fix]:
+    fixes: list[Fix] = []
+    for description, changes in tries[:MAX_TRIES]:
+        fix = ctx.fix(description, changes, code)
+        if fix is not None:
+            fixes.append(fix)
+        if len(fixes) == MAX_FIXES:
+            break
+    return fixes
+
+
+# -- thinner cards ---------------------------------------------------------------------------------------
+def thinner_cards(ctx: Context, code: str) -> list[Fix]:
+    """Swap one [[gpu]] table's cards for thinner ones (the same chip first, blowers first, then by price).
+    Candidates are tried lazily, best first, so a cold `planner check` stops after the first few."""
+    problem = problem_of(ctx.build)
+    if not slots_enough(problem):
+        return []
+    boards: list[GpuBoard] | None = None  # read from the catalog only when some thinner card could help
+    fixes: list[Fix] = []
+    for spec in sorted({g.spec_index for g in ctx.build.gpus if not (g.riser and g.riser.kind == "cable")}):
+        cards = spec_cards(ctx, spec)
+        current, chip = cards[0].board, cards[0].chip
+        slimmest = tuple(n._replace(width=1) if ctx.build.gpus[n.gpu].spec_index == spec else n for n in problem.needs)
+        if not _fits(problem._replace(needs=slimmest)):
+            continue  # not even 1-slot cards would all fit
+        if boards is None:
+            boards = [b for b in ctx.catalog.all("gpu", curated=True) if isinstance(b, GpuBoard)]
+        tried = 0
+        for board in _thinner_boards(ctx, boards, current, chip):
+            needs = tuple(_swapped(n, board) if ctx.build.gpus[n.gpu].spec_index == spec else n
+                          for n in problem.needs)
+            if not _fits(problem._replace(needs=needs)):
+                continue
+            slots = math.ceil(board.slot_width)
+            fix = ctx.fix(f"use {slots}-slot cards: the {board.name} ({board.id}{price_text(board)}, {slots}-slot "
+                          f"{board.cooler}) instead of the {len(cards)} × {current.name}",
+                          [Change(path=f"gpu[{spec}].part", value=board.id)], code)
+            tried += 1
+            if fix is not None:
+                fixes.append(fix)
+            if len(fixes) == MAX_FIXES or tried == MAX_TRIES:
+                break
+        if len(fixes) == MAX_FIXES:
+            break
+    return fixes
+
+
+def _thinner_boards(ctx: Context, boards: list[GpuBoard], current: GpuBoard, chip: GpuChip) -> Iterator[GpuBoard]:
+    """Catalog boards thinner than `current` with at least its memory, best first; a board's chip is only
+    looked up when it differs from the current one (most good answers share it)."""
+    width = math.ceil(current.slot_width)
+    case = ctx.build.case
+    thinner = [b for b in boards if math.ceil(b.slot_width) < width and b.length <= case.max_gpu_length
+               and (b.cooler != "passive" or case.server_airflow)]
+    thinner.sort(key=lambda b: (b.chip != current.chip, b.cooler != "blower", *_by_price(b)))
+    for board in thinner:
+        if board.chip != current.chip:
+            try:
+                other = ctx.catalog.typed("gpu-chip", board.chip, GpuChip)
+            except (CatalogError, UnknownPartError):  # an unreadable chip entry: not a candidate
+                continue
+            if not other.workstation_installable or other.memory < chip.memory:
+                continue
+        yield board
+
+
+def _swapped(need: CardNeed, board: GpuBoard) -> CardNeed:
+    return need._replace(width=0 if need.on_mount else math.ceil(board.slot_width), lanes=board.pcie_lanes,
+                         gen=board.pcie_gen, open_air=board.cooler in OPEN_AIR_COOLERS)
+
+
+# -- risers to vertical mounts ----------------------------------------------------------------------------
+def risers_to_mounts(ctx: Context, code: str, riser_ok: Callable[[Riser, int], bool]) -> list[Fix]:
+    """Move the fewest cards of one [[gpu]] table onto riser cables to vertical/remote mounts: in this
+    case if it has the mounts, else in the cheapest catalog case that has them and takes the board."""
+    build = ctx.build
+    problem = problem_of(build)
+    if not slots_enough(problem):
+        return []
+    tries: list[tuple[str, list[Change]]] = []
+    with_mounts: list[Case] | None = None  # catalog cases with mounts, read once and only when needed
+    for spec in sorted({g.spec_index for g in build.gpus}):
+        cards = spec_cards(ctx, spec)
+        if cards[0].riser is not None or any(g.slot for g in cards):
+            continue
+        lanes = cards[0].board.pcie_lanes
+        if not _fits(Problem(problem.layout._replace(case_end=None, mounts=len(build.gpus)),
+                             _on_risers(problem.needs, cards, "riser", lanes))):
+            continue  # not even with every card of this table on a riser, in an endless case
+        riser = _riser_for(ctx, cards[0], riser_ok)
+        if riser is None:
+            continue
+        for moved in range(1, len(cards) + 1):
+            needs = _on_risers(problem.needs, cards[-moved:], riser.id, riser.lanes)
+            if _fits(Problem(problem.layout, needs)):
+                case: Case | None = build.case
+            elif not _fits(Problem(problem.layout._replace(case_end=None, mounts=moved), needs)):
+                continue  # no case at all would hold this split
+            else:
+                if with_mounts is None:
+                    with_mounts = [c for c in cases_for(ctx) if c.vertical_gpu_mounts]
+                case = next((c for c in with_mounts if c.vertical_gpu_mounts >= moved
+                             and _fits(Problem(with_case(problem.layout, c), needs))), None)
+            if case is None:
+                continue
+            changes = [Change(path="gpu", value=_split(build.raw["gpu"], spec, moved, riser.id))]
+            where = f"to vertical mounts (this case has {build.case.vertical_gpu_mounts})"
+            if case is not build.case:
+                changes.append(Change(path="case", value=case.id))
+                where = (f"to vertical mounts in the {case.name} ({case.id}{price_text(case)}, "
+                         f"{case.vertical_gpu_mounts} mounts; this case has {build.case.vertical_gpu_mounts})")
+            tries.append((f"put {moved} of the {len(cards)} {cards[0].board.name} on riser cables "
+                          f"({riser.name}, {riser.id}{price_text(riser)} each) {where}", changes))
+            break
+    return verified(ctx, tries, code)
+
+
+def _riser_for(ctx: Context, gpu: GpuInstance, riser_ok: Callable[[Riser, int], bool]) -> Riser | None:
+    """The cheapest catalog riser cable that carries the card's full link without a signal warning."""
+    gen = min(gpu.board.pcie_gen, ctx.build.cpu.pcie_gen, max(s.gen for s in ctx.build.motherboard.slots))
+    risers = [r for r in ctx.catalog.all("riser", curated=True)
+              if isinstance(r, Riser) and r.kind == "cable" and r.lanes >= gpu.board.pcie_lanes and riser_ok(r, gen)]
+    return min(risers, key=_by_price, default=None)
+
+
+def _on_risers(needs: tuple[CardNeed, ...], moved: list[GpuInstance], riser: str,
+               lanes: int) -> tuple[CardNeed, ...]:
+    indices = {g.index for g in moved}
+    return tuple(n._replace(width=0, on_mount=True, riser=riser, riser_lanes=lanes, slot=None)
+                 if n.gpu in indices else n for n in needs)
+
+
+def _split(raw_gpus: list[dict[str, Any]], spec: int, moved: int, riser: str) -> list[dict[str, Any]]:
+    """The build's [[gpu]] tables with `moved` cards of table `spec` in a new table on risers."""
+    tables: list[dict[str, Any]] = []
+    for i, table in enumerate(raw_gpus):
+        table = copy.deepcopy(table)
+        if i != spec:
+            tables.append(table)
+            continue
+        count = int(table.get("count", 1))
+        if count > moved:
+            tables.append({**table, "count": count - moved})
+        tables.append({**table, "count": moved, "riser": riser})
+    return tables
+
+
+# -- a case with more slots -------------------------------------------------------------------------------
+def bigger_case(ctx: Context, code: str) -> list[Fix]:
+    """The cheapest catalog cases with enough expansion slots, when more slots would place every GPU."""
+    problem = problem_of(ctx.build)
+    layout = problem.layout
+    if layout.case_end is None or not slots_enough(problem):
+        return []
+    if not _fits(Problem(layout._replace(case_end=None), problem.needs)):
+        return []  # not even an endless case would do: the board's slots are the limit
+    needed = next(end for end in range(layout.case_end + 1, 21)
+                  if _fits(Problem(layout._replace(case_end=end), problem.needs)))
+    tries = [(f"use a case with ≥ {needed} expansion slots: the {case.name} ({case.id}{price_text(case)}, "
+              f"{case.expansion_slots} slots)", [Change(path="case", value=case.id)])
+             for case in cases_for(ctx) if _fits(Problem(with_case(layout, case), problem.needs))]
+    return verified(ctx, tries, code)
+
+
+def with_case(layout: Layout, case: Case) -> Layout:
+    return layout._replace(case_end=None if case.open_frame else case.expansion_slots,
+                           case_slots=case.expansion_slots, mounts=case.vertical_gpu_mounts)
+
+
+def cases_for(ctx: Context) -> list[Case]:
+    """Catalog cases that take the board and the longest card, cheapest first."""
+    build = ctx.build
+    longest = max(g.board.length for g in build.gpus)
+    cases = [c for c in ctx.catalog.all("case", curated=True)
+             if isinstance(c, Case) and c.id != build.case.id and takes_board(c, build.motherboard.form_factor)
+             and c.max_gpu_length >= longest + params.GPU_LENGTH_SPARE.value]
+    return sorted(cases, key=_by_price)
+
+
+# -- the solver's own slots ---------------------------------------------------------------------------------
+def solver_slots(ctx: Context, specs: set[int], code: str) -> list[Fix]:
+    """Let the solver place the cards of the [[gpu]] tables `specs` (which name slots that clash)."""
+    problem = problem_of(ctx.build)
+    needs = tuple(n._replace(slot=None) if ctx.build.gpus[n.gpu].spec_index in specs else n for n in problem.needs)
+    solution = solve(problem._replace(needs=needs))
+    if solution.placed < len(needs):
+        return []
+    changes: list[Change] = []
+    for spec in sorted(specs):
+        names = [solution.slots[g.index] for g in spec_cards(ctx, spec)]
+        changes.append(Change(path=f"gpu[{spec}].slot", value=names[0] if len(names) == 1 else names))
+    listed = "; ".join(f"{c.path.removesuffix('.slot')}: slot = {json.dumps(c.value)}" for c in changes)
+    return verified(ctx, [(f"use the slots the planner finds: {listed}", changes)], code)

@@ -1,0 +1,122 @@
+"""The mount model: what the board, the case and each card offer and need, in plain numbers.
+
+A `Layout` holds the motherboard's slots (position, physical size, electrical lanes, generation, CPU or
+chipset, lane-sharing rules), the case's last expansion-slot position and its vertical/remote mounts.
+A `CardNeed` holds what one GPU needs: how many positions its cooler covers, its lanes, and whether it
+sits in a slot (directly or on an extender) or on a riser cable to a mount. The solver, the checks and
+the diagram all read these, so the rules of SPEC §4.7 live in one place.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from planner.models.parts import ShareRule
+from planner.resolve import GpuInstance, ResolvedBuild
+
+#: Coolers that breathe through fans on their face: they want free space below them (SPEC §4.6).
+OPEN_AIR_COOLERS = frozenset({"open-air", "flow-through"})
+#: A GPU's edge connector is x16: it needs a full-length slot of its own.
+CARD_SLOT_SIZE = 16
+
+
+class SlotSite(NamedTuple):
+    """One motherboard slot as the solver sees it."""
+
+    name: str
+    position: int
+    size: int  # physical (16 = full length)
+    lanes: int  # electrical, when nothing shares it
+    gen: int
+    source: str  # "cpu" | "chipset"
+    shares: tuple[ShareRule, ...]
+
+
+class CardNeed(NamedTuple):
+    """What one GPU needs from the layout."""
+
+    gpu: int  # index into ResolvedBuild.gpus
+    width: int  # positions its cooler covers (⌈slot_width⌉); a card on a riser cable covers none
+    lanes: int  # the card's own link width
+    gen: int  # the card's own PCIe generation
+    open_air: bool
+    on_mount: bool  # a riser cable: the card sits on a vertical/remote mount, the riser in a slot
+    riser: str | None  # riser id
+    riser_lanes: int | None
+    slot: str | None  # the slot the build file names (for the card, or for its riser)
+
+    @property
+    def kind(self) -> tuple[int, int, int, bool, bool, str | None]:
+        """Cards with the same kind are interchangeable for the solver."""
+        return (self.width, self.lanes, self.gen, self.open_air, self.on_mount, self.riser)
+
+    @property
+    def link_cap(self) -> int:
+        """Lanes the card (and its riser) can use in any slot."""
+        return min(self.lanes, self.riser_lanes) if self.riser_lanes else self.lanes
+
+    @property
+    def plug_size(self) -> int:
+        """Physical slot size the card or its riser's plug needs."""
+        return self.riser_lanes if self.on_mount and self.riser_lanes else CARD_SLOT_SIZE
+
+
+class Layout(NamedTuple):
+    """The board's slots (top to bottom) and the case's positions and mounts."""
+
+    slots: tuple[SlotSite, ...]
+    case_end: int | None  # last position a cooler may cover; None for an open frame (nothing below the board)
+    case_slots: int  # the case's expansion-slot count (shown in messages)
+    mounts: int  # vertical/remote mounts for cards on riser cables
+    cpu_gen: int
+    estimated: bool  # the board's slot positions are not read off its manual
+
+    def slot(self, name: str) -> SlotSite:
+        return next(s for s in self.slots if s.name == name)
+
+
+def layout_of(build: ResolvedBuild) -> Layout:
+    """The build's layout from its motherboard, case and CPU."""
+    board, case = build.motherboard, build.case
+    slots = tuple(sorted((SlotSite(s.name, s.position, s.size, s.lanes, s.gen, s.source, tuple(s.shares))
+                          for s in board.slots), key=lambda s: s.position))
+    return Layout(slots=slots, case_end=None if case.open_frame else case.expansion_slots,
+                  case_slots=case.expansion_slots, mounts=case.vertical_gpu_mounts, cpu_gen=build.cpu.pcie_gen,
+                  estimated="slots" in board.estimated)
+
+
+def need_of(gpu: GpuInstance) -> CardNeed:
+    """What one GPU of the build needs."""
+    riser = gpu.riser
+    on_mount = riser is not None and riser.kind == "cable"
+    return CardNeed(gpu=gpu.index, width=0 if on_mount else math.ceil(gpu.board.slot_width),
+                    lanes=gpu.board.pcie_lanes, gen=gpu.board.pcie_gen, open_air=gpu.board.cooler in OPEN_AIR_COOLERS,
+                    on_mount=on_mount, riser=riser.id if riser else None,
+                    riser_lanes=riser.lanes if riser else None, slot=gpu.slot)
+
+
+def needs_of(build: ResolvedBuild) -> tuple[CardNeed, ...]:
+    return tuple(need_of(g) for g in build.gpus)
+
+
+def covered(position: int, width: int) -> range:
+    """Positions a card at `position` covers (a riser plug covers just its own slot)."""
+    return range(position, position + max(width, 1))
+
+
+def slot_lanes(slot: SlotSite, used: Iterable[str]) -> int:
+    """A slot's electrical lanes once the sharing rules of the used slots apply (0 = disabled)."""
+    used = set(used)
+    lanes = slot.lanes
+    for rule in slot.shares:
+        if rule.when_used in used:
+            lanes = min(lanes, rule.lanes)
+    return lanes
+
+
+def link_gen(slot: SlotSite, need: CardNeed, cpu_gen: int) -> int:
+    """The link generation: the lowest of the slot's, the card's and (for CPU lanes) the CPU's."""
+    gen = min(slot.gen, need.gen)
+    return min(gen, cpu_gen) if slot.source == "cpu" else gen
