@@ -1,0 +1,174 @@
+"""Wall outlets and circuits: sustained wall draw against the continuous limit, transient peaks against the
+breaker, and each PSU's AC inlet and cord against its outlet (SPEC §3 `outlet.*`, §4.2, §4.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from planner.checks.context import Context
+from planner.checks.findings import Finding, Fix
+from planner.checks.power import psu_name
+from planner.checks.power_fixes import limit_cut_fix, move_psu_fix, outlet_fixes, second_circuit_fix
+from planner.checks.registry import check
+from planner.fmt import num, percent, watts
+from planner.physics import params
+from planner.physics.efficiency import efficiency, wall_draw
+from planner.physics.transients import transient_ratio
+from planner.physics.wall import CircuitDraw, cord_for
+
+
+def _circuit_label(circuit: CircuitDraw) -> str:
+    o = circuit.outlet
+    return f"circuit {circuit.name!r} ({o.standard}, {num(o.voltage)} V / {num(o.breaker_current)} A)"
+
+
+def _gpus_on(ctx: Context, circuit: CircuitDraw) -> list[int]:
+    return [g for p in circuit.psus for g in ctx.power_split.psus[p].gpus]
+
+
+def _wall_after_cut(ctx: Context, circuit: CircuitDraw, cut: float, *, peak: bool = False) -> float:
+    """The circuit's wall draw with every GPU on it `cut` watts lower (sustained, or at the transient peak)."""
+    total = circuit.other_load
+    for p in circuit.psus:
+        share = ctx.power_split.psus[p]
+        gpus = [ctx.build.gpus[i] for i in share.gpus]
+        drop = cut * sum(transient_ratio(g).value for g in gpus) if peak else cut * len(gpus)
+        dc = (share.peak if peak else share.load) - drop
+        total += wall_draw(dc, share.rating, ctx.build.psus[p].part.efficiency, circuit.outlet.voltage)
+    return total
+
+
+@check("outlet.continuous")
+def outlet_continuous(ctx: Context) -> list[Finding]:
+    """Each circuit's sustained wall draw (DC ÷ efficiency, plus other load) against its continuous limit."""
+    findings = []
+    warn_at = params.OUTLET_WARNING_FRACTION.value
+    for circuit in ctx.power_split.circuits:
+        limit = circuit.continuous_limit
+        if not circuit.psus or circuit.wall <= limit * warn_at:
+            continue
+        over = circuit.wall > limit
+        psus = []
+        for p, wall in zip(circuit.psus, circuit.psu_wall, strict=True):
+            share = ctx.power_split.psus[p]
+            psus.append(f"{watts(share.load)} DC through {psu_name(ctx, p)} at {percent(share.load / wall)}"
+                        " efficiency")
+        other = f" plus {watts(circuit.other_load)} of other load" if circuit.other_load else ""
+        message = (f"{_circuit_label(circuit)[0].upper()}{_circuit_label(circuit)[1:]} would carry"
+                   f" {watts(circuit.wall)} at the wall ({'; '.join(psus)}{other}): {percent(circuit.wall / limit)}"
+                   f" of its {watts(limit)} continuous limit ({circuit.outlet.continuous_source}); "
+                   + ("the breaker will trip under sustained load." if over else
+                      f"keep it under {percent(warn_at)}."))
+        findings.append(Finding(
+            code="outlet.continuous", severity="error" if over else "warning", message=message,
+            subject=[circuit.name, circuit.outlet.id], value=circuit.wall, limit=limit if over else limit * warn_at,
+            unit="W", fixes=_continuous_fixes(ctx, circuit, limit * warn_at)))
+    return findings
+
+
+def _continuous_fixes(ctx: Context, circuit: CircuitDraw, allowed: float) -> list[Fix]:
+    if not ctx.propose_fixes:
+        return []
+    fixes = []
+    if move := move_psu_fix(ctx, circuit.name, "outlet.continuous"):
+        fixes.append(move)
+    limit = limit_cut_fix(ctx, _gpus_on(ctx, circuit), lambda cut: _wall_after_cut(ctx, circuit, cut) <= allowed,
+                          "outlet.continuous", f"; the circuit then draws {watts(allowed)} or less at the wall")
+    if limit:
+        fixes.append(limit)
+    fixes.extend(outlet_fixes(ctx, circuit.name, "outlet.continuous"))
+    if second := second_circuit_fix(ctx, circuit.name, "outlet.continuous"):
+        fixes.append(second)
+    return fixes
+
+
+@check("outlet.peak")
+def outlet_peak(ctx: Context) -> list[Finding]:
+    """Each circuit's wall draw with coincident GPU transients against its breaker rating (warning)."""
+    findings = []
+    for circuit in ctx.power_split.circuits:
+        breaker = circuit.breaker_rating
+        if not circuit.psus or circuit.peak_wall <= breaker:
+            continue
+        label = _circuit_label(circuit)
+        message = (f"With every GPU at its ~1 ms transient peak, {label} would draw {watts(circuit.peak_wall)} at"
+                   f" the wall, over its {watts(breaker)} breaker rating; a breaker rides through millisecond spikes,"
+                   " but a circuit loaded this close may trip on longer bursts.")
+        # while the sustained draw is itself too high, outlet.continuous's fixes come first
+        sustained_ok = circuit.wall <= circuit.continuous_limit * params.OUTLET_WARNING_FRACTION.value
+        fix = limit_cut_fix(ctx, _gpus_on(ctx, circuit), _fits_breaker(ctx, circuit), "outlet.peak", "") \
+            if sustained_ok else None
+        findings.append(Finding(
+            code="outlet.peak", severity="warning", message=message, subject=[circuit.name, circuit.outlet.id],
+            value=circuit.peak_wall, limit=breaker, unit="W", fixes=[fix] if fix else []))
+    return findings
+
+
+@check("outlet.inlet")
+def outlet_inlet(ctx: Context) -> list[Finding]:
+    """Each PSU's AC input against its circuit: the voltage it accepts, and the current its inlet and cord carry."""
+    findings = []
+    for circuit in ctx.power_split.circuits:
+        outlet = circuit.outlet
+        for p, wall in zip(circuit.psus, circuit.psu_wall, strict=True):
+            part = ctx.build.psus[p].part
+            name = psu_name(ctx, p)
+            if part.min_input_voltage is not None and outlet.voltage < part.min_input_voltage:
+                findings.append(Finding(
+                    code="outlet.inlet", severity="error",
+                    message=f"{name[0].upper()}{name[1:]} runs only on {num(part.min_input_voltage)} V or more, but"
+                            f" {_circuit_label(circuit)} supplies {num(outlet.voltage)} V; it will not power up.",
+                    subject=[part.id, circuit.name], value=outlet.voltage, limit=part.min_input_voltage, unit="V",
+                    fixes=_voltage_fixes(ctx, circuit, part.min_input_voltage)))
+                continue
+            cord = cord_for(part, outlet)
+            current = wall / outlet.voltage
+            if current <= cord.current:
+                continue
+            limited_by = (f"its {outlet.standard} plug is rated {num(cord.current)} A" if cord.plug_limited else
+                          f"the {cord.coupler}/{cord.inlet} coupler is rated {num(cord.current)} A"
+                          + (" in North America" if outlet.region in params.NORTH_AMERICA else ""))
+            message = (f"{name[0].upper()}{name[1:]} ({cord.inlet} inlet) would draw {num(current, 1)} A"
+                       f" ({watts(wall)} at {num(outlet.voltage)} V) through its {cord.coupler} cord, but"
+                       f" {limited_by}; the cord and plug overheat.")
+            share = ctx.power_split.psus[p]
+            allowed = cord.current * outlet.voltage
+            fixes = []
+            fix = limit_cut_fix(
+                ctx, share.gpus,
+                _fits_cord(ctx, p, allowed, circuit.outlet.voltage),
+                "outlet.inlet", f"; it then draws {num(cord.current)} A or less")
+            if fix:
+                fixes.append(fix)
+            fixes.extend(outlet_fixes(ctx, circuit.name, "outlet.inlet"))
+            findings.append(Finding(
+                code="outlet.inlet", severity="error", message=message, subject=[part.id, circuit.name],
+                value=round(current, 2), limit=cord.current, unit="A", fixes=fixes))
+    return findings
+
+
+def _fits_breaker(ctx: Context, circuit: CircuitDraw) -> Callable[[float], bool]:
+    def fits(cut: float) -> bool:
+        return _wall_after_cut(ctx, circuit, cut, peak=True) <= circuit.breaker_rating
+
+    return fits
+
+
+def _fits_cord(ctx: Context, psu: int, allowed: float, voltage: float) -> Callable[[float], bool]:
+    share = ctx.power_split.psus[psu]
+    grade = ctx.build.psus[psu].part.efficiency
+
+    def fits(cut: float) -> bool:
+        dc = share.load - cut * len(share.gpus)
+        return dc / efficiency(grade, dc / share.rating, voltage) <= allowed
+
+    return fits
+
+
+def _voltage_fixes(ctx: Context, circuit: CircuitDraw, volts: float) -> list[Fix]:
+    if not ctx.propose_fixes:
+        return []
+    fixes = outlet_fixes(ctx, circuit.name, "outlet.inlet", min_voltage=volts)
+    if move := move_psu_fix(ctx, circuit.name, "outlet.inlet"):
+        fixes.insert(0, move)
+    return fixes

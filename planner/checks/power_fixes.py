@@ -1,0 +1,201 @@
+"""Fixes shared by the power and outlet checks: a lower power limit computed from the model, another PSU from
+the curated catalog, a bigger or 240 V circuit, moving a PSU to another circuit, a second circuit.
+
+Every fix goes through `Context.fix`, which re-checks the changed build and drops the fix when it does not
+clear the finding or adds an error: a description here may promise only what that re-check confirms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from planner.checks.context import Context
+from planner.checks.findings import Change, Fix
+from planner.fmt import watts
+from planner.models.parts import Outlet, Psu
+from planner.physics import params
+from planner.physics.power import rated_watts, runs_on
+
+STEP_W = params.POWER_LIMIT_STEP.value  # power limits are proposed in 5 W steps (SPEC §5.2)
+
+
+def gpu_labels(indices: Iterable[int]) -> str:
+    """'GPU1–4', 'GPU1, GPU3': 1-based card numbers as messages show them."""
+    numbers = sorted(i + 1 for i in indices)
+    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"GPU{numbers[0]}–{numbers[-1]}"
+    return ", ".join(f"GPU{n}" for n in numbers)
+
+
+def limit_cut_fix(ctx: Context, gpus: Iterable[int], fits: Callable[[float], bool], code: str,
+                  effect: str) -> Fix | None:
+    """The smallest equal cut (in 5 W steps) of the power limits of `gpus` for which `fits(cut)` holds,
+    as a fix. `fits` evaluates the model with every one of those cards `cut` watts lower; it must be
+    monotone. None when the cards cannot go low enough or no fix is wanted."""
+    chosen = sorted(set(gpus))
+    if not chosen or not ctx.propose_fixes:
+        return None
+    build = ctx.build
+    room = min(build.gpus[i].power_limit - build.gpus[i].board.power_limit_min for i in chosen)
+    steps = int(room // STEP_W)
+    if steps < 1 or not fits(steps * STEP_W):
+        return None
+    low, high = 0, steps  # fits(high·step) holds; find the least such step count
+    while high - low > 1:
+        mid = (low + high) // 2
+        if fits(mid * STEP_W):
+            high = mid
+        else:
+            low = mid
+    cut = high * STEP_W
+    changes = []
+    for spec_index in sorted({build.gpus[i].spec_index for i in chosen}):
+        limit = next(g.power_limit for g in build.gpus if g.spec_index == spec_index)
+        changes.append(Change(path=f"gpu[{spec_index}].power_limit", value=f"{limit - cut:g} W"))
+    values = ", ".join(sorted({c.value for c in changes}))
+    affected = [g.index for g in build.gpus if g.spec_index in {build.gpus[i].spec_index for i in chosen}]
+    return ctx.fix(f"set power_limit = {values} on {gpu_labels(affected)} (−{watts(cut)} each{effect}; costs some"
+                   " throughput, see power-limit.cost)", changes, code)
+
+
+def replacement_psus(ctx: Context, psu_index: int, accept: Callable[[Psu, float], bool], code: str,
+                     what: Callable[[Psu, float], str], wanted: int = 2, tries: int = 4) -> list[Fix]:
+    """Curated PSUs (cheapest first) that `accept(psu, rating on this circuit)`, offered for `psu[i]` and
+    verified; at most `wanted` fixes from `tries` re-checks."""
+    if not ctx.propose_fixes:
+        return []
+    use = ctx.build.psus[psu_index]
+    voltage = ctx.build.circuit(use.circuit).outlet.voltage
+    candidates = []
+    for psu in ctx.catalog.all("psu", curated=True):
+        if not isinstance(psu, Psu) or psu.id == use.part.id or not runs_on(psu, voltage):
+            continue
+        rating = rated_watts(psu, voltage)
+        if accept(psu, rating):
+            candidates.append((psu.price is None, psu.price or 0.0, rating, psu.id, psu))
+    candidates.sort(key=lambda c: c[:4])
+    fixes = []
+    for *_, psu in candidates[:tries]:
+        price = f", ${psu.price:,.0f}" if psu.price is not None else ""
+        role = "instead" if len(ctx.build.psus) == 1 else f"as PSU {psu_index + 1}"
+        fix = ctx.fix(f"use the {psu.name} ({psu.id}{price}) {role}: {what(psu, rated_watts(psu, voltage))}",
+                      [Change(path=f"psu[{psu_index}].part", value=psu.id)], code)
+        if fix:
+            fixes.append(fix)
+        if len(fixes) == wanted:
+            break
+    return fixes
+
+
+def _circuit_changes(ctx: Context, name: str, outlet: str) -> list[Change]:
+    """Changes that plug circuit `name` into another outlet (creating the [[circuit]] an assumed one lacks)."""
+    index = next(i for i, c in enumerate(ctx.build.circuits) if c.name == name)
+    if ctx.build.circuits[index].assumed:
+        return [Change(path="circuit", value=[{"name": name, "outlet": outlet}])]
+    return [Change(path=f"circuit[{index}].outlet", value=outlet)]
+
+
+def outlet_fixes(ctx: Context, name: str, code: str, min_voltage: float = 0.0) -> list[Fix]:
+    """Circuit `name` on a bigger outlet of its region: the smallest that verifies at its own voltage class,
+    and the smallest 200–240 V one (a 240 V circuit in North America)."""
+    if not ctx.propose_fixes:
+        return []
+    current = ctx.build.circuit(name).outlet
+    regions = {current.region, "intl"}
+    candidates = sorted(
+        (o for o in ctx.catalog.all("outlet", curated=True)
+         if isinstance(o, Outlet) and o.region in regions and o.id != current.id and o.plug_current is not None
+         and o.voltage >= max(current.voltage, min_voltage) and o.continuous_limit > current.continuous_limit),
+        key=lambda o: (o.continuous_limit, o.id))
+    fixes = []
+    for high_line in (False, True):
+        for outlet in [o for o in candidates if (o.voltage >= params.LOW_LINE_VOLTAGE.value) == high_line][:2]:
+            fix = ctx.fix(f"plug circuit {name!r} into a {outlet.standard} outlet ({outlet.id}: {outlet.voltage:g} V,"
+                          f" {outlet.breaker_current:g} A, {watts(outlet.continuous_limit)} continuous)",
+                          _circuit_changes(ctx, name, outlet.id), code)
+            if fix:
+                fixes.append(fix)
+                break
+    return fixes
+
+
+def move_psu_fix(ctx: Context, name: str, code: str) -> Fix | None:
+    """Plug one of the PSUs on circuit `name` into another circuit of the build instead."""
+    if not ctx.propose_fixes:
+        return None
+    build = ctx.build
+    for use in reversed([p for p in build.psus if p.circuit == name]):
+        for other in build.circuits:
+            if other.name == name:
+                continue
+            fix = ctx.fix(f"plug PSU {use.index + 1} ({use.part.name}) into circuit {other.name!r} instead",
+                          [Change(path=f"psu[{use.index}].circuit", value=other.name)], code)
+            if fix:
+                return fix
+    return None
+
+
+def second_circuit_fix(ctx: Context, name: str, code: str) -> Fix | None:
+    """Another circuit like `name` (a different breaker), taking one of its PSUs, or a second PSU when it has
+    only one; the split then shares the GPUs out between them."""
+    if not ctx.propose_fixes:
+        return None
+    build, raw = ctx.build, ctx.build.raw
+    circuit = build.circuit(name)
+    new_name = next(f"{name}-{n}" for n in range(2, 20) if f"{name}-{n}" not in {c.name for c in build.circuits})
+    if circuit.assumed:
+        circuits: list[Any] = [{"name": name, "outlet": circuit.outlet.id}]
+    else:
+        circuits = [dict(c) for c in raw.get("circuit", [])]
+    outlet_ref = next((c["outlet"] for c in circuits if c.get("name") == name), circuit.outlet.id)
+    circuits.append({"name": new_name, "outlet": outlet_ref})
+    psus = [dict(p, circuit=p.get("circuit") or build.psus[i].circuit) for i, p in enumerate(raw["psu"])]
+    on = [p for p in build.psus if p.circuit == name]
+    where = f"a second {circuit.outlet.standard} circuit on its own breaker ({new_name!r})"
+    if len(on) > 1:
+        psus[on[-1].index]["circuit"] = new_name
+        return ctx.fix(f"plug PSU {on[-1].index + 1} ({on[-1].part.name}) into {where}",
+                       [Change("circuit", circuits), Change("psu", psus)], code)
+    for psu in _second_psu_candidates(ctx, on[0].index):
+        price = f", ${psu.price:,.0f}" if psu.price is not None else ""
+        changes = [Change("circuit", circuits), Change("psu", [*psus, {"part": psu.id, "circuit": new_name}])]
+        if not _split_works(ctx, changes):
+            continue
+        fix = ctx.fix(f"add {where} with a second PSU, the {psu.name} ({psu.id}{price}); the planner shares the"
+                      " GPUs out between the two PSUs", changes, code)
+        if fix:
+            return fix
+    return None
+
+
+def _split_works(ctx: Context, changes: list[Change]) -> bool:
+    """Whether the changed build's GPUs can be shared out over its PSUs. A fix whose split fails is dropped by
+    its re-check anyway (psu.split would be a new error); asking first keeps networkx, which that check
+    imports to name the bottleneck, out of checking a one-PSU build."""
+    from planner.buildfile import validate
+    from planner.edit import apply
+    from planner.errors import InputError
+    from planner.physics.delivery import power_split
+    from planner.physics.power import dc_budget
+    from planner.resolve import resolve
+
+    data = apply(ctx.build.raw, changes)
+    try:
+        changed = resolve(validate(data, "", ctx.build.file), data, ctx.catalog, label=ctx.build.file,
+                          region=ctx.settings.region)
+    except InputError:
+        return False
+    return power_split(changed, dc_budget(changed), ctx.settings.psu_target).feasible
+
+
+def _second_psu_candidates(ctx: Context, psu_index: int, tries: int = 3) -> list[Psu]:
+    """The cheapest curated PSUs that could carry half of the GPUs on `psu[i]` within the target."""
+    share = ctx.power_split.psus[psu_index]
+    gpu_load = sum(ctx.build.gpus[i].power_limit for i in share.gpus)
+    voltage = ctx.build.circuit(ctx.build.psus[psu_index].circuit).outlet.voltage
+    needed = gpu_load / 2 / ctx.settings.psu_target
+    found = sorted((p for p in ctx.catalog.all("psu", curated=True)
+                    if isinstance(p, Psu) and runs_on(p, voltage) and rated_watts(p, voltage) >= needed),
+                   key=lambda p: (p.price is None, p.price or 0.0, p.wattage, p.id))
+    return found[:tries]

@@ -1,0 +1,105 @@
+"""Power plugs: every GPU and CPU input fed from its PSU's cables, adapters allowed with a warning
+(SPEC §3 `psu.connectors`)."""
+
+from __future__ import annotations
+
+from planner.checks.context import Context
+from planner.checks.findings import Finding, Fix, Severity
+from planner.checks.power import psu_name
+from planner.checks.power_fixes import gpu_labels, replacement_psus
+from planner.checks.registry import check
+from planner.fmt import watts
+from planner.models.parts import Psu
+from planner.physics.connectors import (
+    EPS,
+    HPWR,
+    PCIE,
+    PLUG_NAMES,
+    PlugUse,
+    allocate_plugs,
+    cpu_eps_plugs,
+    gpu_plug_need,
+)
+from planner.physics.delivery import BOARD_PSU, PsuShare
+
+
+@check("psu.connectors")
+def psu_connectors(ctx: Context) -> list[Finding]:
+    """GPU and CPU power inputs against the PSU plugs that feed them (error: too few; warning: via adapters)."""
+    findings = []
+    for share in ctx.power_split.psus:
+        plugs = share.plugs
+        if not plugs.short and not plugs.adapters:
+            continue
+        part = ctx.build.psus[share.psu].part
+        name = psu_name(ctx, share.psu)
+        adapters = _adapters_text(ctx, plugs)
+        if plugs.short:
+            message = (f"{name[0].upper()}{name[1:]} has {_shortage(ctx, share)}"
+                       + (f" (counting {adapters})" if adapters else "") + "; some inputs cannot be connected.")
+            severity: Severity = "error"
+            kind = PCIE if PCIE in plugs.short else EPS
+            value, limit = plugs.used[kind], plugs.available[kind]
+        else:
+            message = (f"{name[0].upper()}{name[1:]} has no native plug for some inputs: {adapters}. Use the adapters"
+                       " that came with the cards, one separate PSU cable per 8-pin plug (no daisy-chained pigtails).")
+            severity, value, limit = "warning", len(plugs.adapters), 0
+        findings.append(Finding(
+            code="psu.connectors", severity=severity, message=message,
+            subject=[part.id, *(f"GPU{i + 1}" for i in share.gpus)], value=float(value), limit=float(limit),
+            unit="plugs", fixes=_fixes(ctx, share, strict=not plugs.short)))
+    return findings
+
+
+def _shortage(ctx: Context, share: PsuShare) -> str:
+    """'3 PCIe 8-pin plugs, but GPU1–2 need 4' for each kind that runs short."""
+    plugs, parts = share.plugs, []
+    needs = {i: gpu_plug_need(ctx.build.gpus[i]) for i in share.gpus}
+    if PCIE in plugs.short:
+        users = [i for i, n in needs.items() if n.pcie or i in {a.gpu for a in plugs.adapters}]
+        spare = plugs.available[HPWR] - plugs.used[HPWR]
+        hint = f" (its {PLUG_NAMES[HPWR]} plug{'s' if spare > 1 else ''} cannot feed 8-pin inputs)" if spare else ""
+        verb = "needs" if len(users) == 1 else "need"
+        parts.append(f"{plugs.available[PCIE]} PCIe 8-pin plugs, but {gpu_labels(users)} {verb}"
+                     f" {plugs.used[PCIE]}{hint}")
+    if EPS in plugs.short:
+        users = [i for i, n in needs.items() if n.eps]
+        who, many = gpu_labels(users), len(users) > 1
+        if share.psu == BOARD_PSU:
+            who, many = "the CPU" + (f" and {who}" if users else ""), bool(users)
+        verb = "need" if many else "needs"
+        parts.append(f"{plugs.available[EPS]} EPS 8-pin plugs, but {who} {verb} {plugs.used[EPS]}")
+    return " and ".join(parts)
+
+
+def _adapters_text(ctx: Context, plugs: PlugUse) -> str:
+    groups: dict[tuple[str, int, str], list[int]] = {}
+    for a in plugs.adapters:
+        groups.setdefault((a.input, a.plugs, ctx.build.gpus[a.gpu].board.name), []).append(a.gpu)
+    parts = []
+    for (kind, count, board), gpus in groups.items():
+        each = f"{PLUG_NAMES[kind]} adapters taking {count} PCIe 8-pin plugs each" if len(gpus) > 1 else \
+            f"a {PLUG_NAMES[kind]} adapter taking {count} PCIe 8-pin plugs"
+        parts.append(f"{gpu_labels(gpus)} ({board}) through {each}")
+    return "; ".join(parts)
+
+
+def _fixes(ctx: Context, share: PsuShare, strict: bool) -> list[Fix]:
+    """A curated PSU whose own plugs feed these inputs (natively, when `strict`) and that carries the load."""
+    if not ctx.propose_fixes:
+        return []
+    gpus = [ctx.build.gpus[i] for i in share.gpus if any(gpu_plug_need(ctx.build.gpus[i])[:3])]
+    needs = [gpu_plug_need(g) for g in gpus]
+    cpu_eps = cpu_eps_plugs(ctx.budget.cpu) if share.psu == BOARD_PSU else 0
+
+    def feeds(psu: Psu, rating: float) -> bool:
+        use = allocate_plugs(psu, gpus, needs, cpu_eps)
+        return (not use.short and (not strict or not use.adapters)
+                and rating >= share.load / ctx.settings.psu_target)
+
+    def what(psu: Psu, rating: float) -> str:
+        c = psu.connectors
+        hpwr = f", {c.hpwr} {PLUG_NAMES[HPWR]}" if c.hpwr else ""
+        return f"{watts(rating)}, {c.pcie_8pin} PCIe 8-pin{hpwr}, {c.eps_8pin} EPS 8-pin plugs"
+
+    return replacement_psus(ctx, share.psu, feeds, "psu.connectors", what)

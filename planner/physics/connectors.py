@@ -1,0 +1,87 @@
+"""Which PSU plugs feed which inputs (SPEC §3 psu.connectors).
+
+A card's power inputs take native plugs of their kind. A 12VHPWR / 12V-2x6 input on a PSU without (enough)
+native 12VHPWR plugs takes the card's adapter from ⌈power ÷ 150 W⌉ PCIe 8-pin plugs (2–4, what its sense pins
+ask for); an EPS input on a workstation card takes a dual PCIe 8-pin adapter. Native plugs go to the cards
+whose adapters would take the most 8-pin plugs. The CPU takes EPS plugs from the PSU that feeds the
+motherboard, one per started 300 W, never through an adapter.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from planner.models.parts import Psu
+from planner.physics import params
+from planner.resolve import GpuInstance
+
+PCIE, HPWR, EPS = "pcie-8pin", "12vhpwr", "eps-8pin"
+PLUG_NAMES = {PCIE: "PCIe 8-pin", HPWR: "12VHPWR/12V-2x6", EPS: "EPS 8-pin"}
+
+
+class PlugNeed(NamedTuple):
+    """A GPU's power inputs."""
+
+    pcie: int  # PCIe 8-pin inputs
+    hpwr: int  # 12VHPWR / 12V-2x6 inputs
+    eps: int  # EPS (CPU 8-pin) inputs
+    adapter_plugs: int  # 8-pin plugs an adapter takes per 12VHPWR input
+
+
+def gpu_plug_need(gpu: GpuInstance) -> PlugNeed:
+    """The inputs of a GPU and how many 8-pin plugs a 12VHPWR adapter would take for it."""
+    inputs = gpu.board.power_connectors
+    hpwr = sum(1 for c in inputs if c in ("12vhpwr", "12v-2x6"))
+    adapter = 0
+    if hpwr:
+        # sense pins select 150/300/450/600 W: enough 8-pins for the highest power the card will be asked for
+        per_input = max(gpu.board.tdp, gpu.power_limit) / hpwr
+        adapter = min(max(math.ceil(per_input / params.PCIE_8PIN_WATTS.value - 1e-9),
+                          int(params.HPWR_ADAPTER_MIN_PLUGS.value)), int(params.HPWR_ADAPTER_MAX_PLUGS.value))
+    return PlugNeed(pcie=inputs.count("pcie-8pin"), hpwr=hpwr, eps=inputs.count("eps-8pin"), adapter_plugs=adapter)
+
+
+def cpu_eps_plugs(cpu_power: float) -> int:
+    """EPS plugs the CPU's board needs: one per started 300 W, at least one."""
+    return max(1, math.ceil(cpu_power / params.EPS_WATTS.value - 1e-9))
+
+
+class Adapter(NamedTuple):
+    gpu: int  # index into ResolvedBuild.gpus
+    input: str  # the card's input it feeds: "12vhpwr" or "eps-8pin"
+    plugs: int  # PCIe 8-pin plugs it takes
+
+
+class PlugUse(NamedTuple):
+    """What one PSU's plugs feed."""
+
+    available: dict[str, int]  # native plugs of each kind
+    used: dict[str, int]  # plugs of each kind its consumers take
+    adapters: tuple[Adapter, ...]  # inputs fed through adapters from PCIe 8-pin plugs
+    short: dict[str, int]  # plugs missing, by kind (empty when every input is fed)
+
+    @property
+    def short_total(self) -> int:
+        return sum(self.short.values())
+
+
+def allocate_plugs(psu: Psu, gpus: Sequence[GpuInstance], needs: Sequence[PlugNeed], cpu_eps: int = 0) -> PlugUse:
+    """Feed `gpus` (and `cpu_eps` EPS plugs for the CPU) from one PSU's plugs; adapters where natives run out."""
+    available = {PCIE: psu.connectors.pcie_8pin, HPWR: psu.connectors.hpwr, EPS: psu.connectors.eps_8pin}
+    eps_left = available[EPS] - cpu_eps
+    hpwr_inputs = sorted(((need.adapter_plugs, gpu.index) for gpu, need in zip(gpus, needs, strict=True)
+                          for _ in range(need.hpwr)), reverse=True)
+    eps_inputs = [gpu.index for gpu, need in zip(gpus, needs, strict=True) for _ in range(need.eps)]
+    adapters: list[Adapter] = []
+    native_hpwr = min(available[HPWR], len(hpwr_inputs))
+    for plugs, index in hpwr_inputs[native_hpwr:]:
+        adapters.append(Adapter(index, HPWR, plugs))
+    native_eps = max(0, min(eps_left, len(eps_inputs)))
+    for index in eps_inputs[native_eps:]:
+        adapters.append(Adapter(index, EPS, int(params.EPS_ADAPTER_PLUGS.value)))
+    used = {PCIE: sum(n.pcie for n in needs) + sum(a.plugs for a in adapters),
+            HPWR: native_hpwr, EPS: cpu_eps + native_eps}
+    short = {kind: used[kind] - available[kind] for kind in (PCIE, EPS) if used[kind] > available[kind]}
+    return PlugUse(available, used, tuple(sorted(adapters)), short)

@@ -1,0 +1,161 @@
+"""Which PSU feeds what, and the load on each PSU and circuit (SPEC §4.1, §3 psu.split).
+
+The PSU listed first feeds the motherboard: the CPU (through its EPS plugs), board, RAM, drives, fans and
+`extras.other`, and any card without power inputs (it draws from its slot). Each other GPU takes all its
+power from one PSU (its cables never mix two units): the one the build pins with `[[gpu]] psu = N`, else
+the one this module chooses. Among the ways to share the GPUs out it prefers, in order: every input fed
+(adapters allowed), no PSU over its rating, no circuit over its continuous limit, the lowest peak of
+"load ÷ target" over PSUs and circuits, fewest adapters. Identical cards are interchangeable, so the
+search runs over how many of each kind go to each PSU; past SPLIT_MAX_CANDIDATES it goes greedy.
+
+This module is plain Python (no networkx): it runs on every check. When no split works, delivery_graph.py
+names the bottleneck with a max-flow/min-cut.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from planner.physics import params
+from planner.physics.connectors import PlugNeed, PlugUse, allocate_plugs, cpu_eps_plugs, gpu_plug_need
+from planner.physics.power import DcBudget, psu_rating
+from planner.physics.transients import gpu_peak
+from planner.physics.wall import CircuitDraw, PsuOnCircuit, circuit_draws
+from planner.resolve import ResolvedBuild
+
+BOARD_PSU = 0  # the first [[psu]] feeds the motherboard
+
+
+class PsuShare(NamedTuple):
+    """One PSU's part of the load."""
+
+    psu: int  # its index in the build
+    gpus: tuple[int, ...]  # GPU indices it feeds through their power inputs
+    load: float  # sustained DC, W
+    peak: float  # DC with every GPU on it at its transient peak, W
+    rating: float  # continuous rating on its circuit, W
+    plugs: PlugUse
+
+    @property
+    def fraction(self) -> float:
+        return self.load / self.rating
+
+
+class Split(NamedTuple):
+    """The chosen way to share the load among PSUs, and what it puts on each PSU and circuit."""
+
+    psus: tuple[PsuShare, ...]
+    circuits: tuple[CircuitDraw, ...]
+    gpu_psu: tuple[int, ...]  # the PSU feeding each GPU
+    feasible: bool  # inputs fed, every PSU within its rating and every circuit within its continuous limit
+
+    def circuit_of(self, psu: int) -> CircuitDraw:
+        return next(c for c in self.circuits if psu in c.psus)
+
+
+class _Problem:
+    """What every candidate split shares, computed once."""
+
+    def __init__(self, build: ResolvedBuild, budget: DcBudget, psu_target: float) -> None:
+        self.build = build
+        self.target = psu_target
+        self.ratings = [psu_rating(build, i) for i in range(len(build.psus))]
+        self.needs = [gpu_plug_need(g) for g in build.gpus]
+        self.peaks = [gpu_peak(g) for g in build.gpus]
+        self.cpu_eps = cpu_eps_plugs(budget.cpu)
+        self.rest = budget.rest
+        self.circuits = [(c.name, c.outlet, c.other_load) for c in build.circuits]
+
+    def evaluate(self, gpu_psu: Sequence[int]) -> tuple[tuple[float, ...], Split]:
+        """A candidate split and its sort key (lower is better)."""
+        build = self.build
+        shares = []
+        for p, use in enumerate(build.psus):
+            on = [g for g in build.gpus if gpu_psu[g.index] == p]
+            board = p == BOARD_PSU
+            cabled = [g for g in on if self.needs[g.index] != _NO_INPUTS]
+            plugs = allocate_plugs(use.part, cabled, [self.needs[g.index] for g in cabled],
+                                   self.cpu_eps if board else 0)
+            load = sum(g.power_limit for g in on) + (self.rest if board else 0.0)
+            peak = sum(self.peaks[g.index] for g in on) + (self.rest if board else 0.0)
+            shares.append(PsuShare(p, tuple(g.index for g in on), load, peak, self.ratings[p], plugs))
+        draws = circuit_draws(self.circuits, [PsuOnCircuit(use.circuit, use.part, s.rating, s.load, s.peak)
+                                              for use, s in zip(build.psus, shares, strict=True)])
+        short = sum(s.plugs.short_total for s in shares)
+        over_psu = sum(max(0.0, s.load - s.rating) for s in shares)
+        over_circuit = sum(max(0.0, c.wall - c.continuous_limit) for c in draws)
+        pressure = max([s.fraction / self.target for s in shares]
+                       + [c.wall / c.continuous_limit / params.OUTLET_WARNING_FRACTION.value for c in draws])
+        adapters = sum(len(s.plugs.adapters) for s in shares)
+        split = Split(tuple(shares), draws, tuple(gpu_psu), feasible=not short and not over_psu and not over_circuit)
+        return (float(short), round(over_psu, 6), round(over_circuit, 6), round(pressure, 9), float(adapters)), split
+
+
+_NO_INPUTS = PlugNeed(0, 0, 0, 0)
+
+
+def power_split(build: ResolvedBuild, budget: DcBudget, psu_target: float = params.PSU_TARGET_LOAD.value) -> Split:
+    """The best way to feed every GPU from the build's PSUs (SPEC §4.1), with each PSU's and circuit's load."""
+    problem = _Problem(build, budget, psu_target)
+    fixed: dict[int, int] = {}
+    free: dict[int, list[int]] = {}  # spec index -> GPU indices the split may place
+    for gpu, need in zip(build.gpus, problem.needs, strict=True):
+        if len(build.psus) == 1 or need == _NO_INPUTS:
+            fixed[gpu.index] = BOARD_PSU
+        elif gpu.psu is not None:
+            fixed[gpu.index] = gpu.psu
+        else:
+            free.setdefault(gpu.spec_index, []).append(gpu.index)
+    if not free:
+        return problem.evaluate([fixed[g.index] for g in build.gpus])[1]
+    groups = list(free.values())
+    count = math.prod(math.comb(len(g) + len(build.psus) - 1, len(build.psus) - 1) for g in groups)
+    if count <= params.SPLIT_MAX_CANDIDATES.value:
+        candidates = _every_split(groups, len(build.psus), fixed, len(build.gpus))
+        return min((problem.evaluate(c) for c in candidates), key=lambda scored: scored[0])[1]
+    return _greedy(problem, fixed, [g for group in groups for g in group])
+
+
+def _every_split(groups: list[list[int]], psus: int, fixed: dict[int, int], gpus: int) -> Iterator[list[int]]:
+    """Every way to deal each group of identical GPUs out over the PSUs (counts per PSU, in order)."""
+    per_group = [list(_compositions(len(group), psus)) for group in groups]
+    for choice in itertools.product(*per_group):
+        assignment = [0] * gpus
+        for index, psu in fixed.items():
+            assignment[index] = psu
+        for group, counts in zip(groups, choice, strict=True):
+            members = iter(group)
+            for psu, n in enumerate(counts):
+                for _ in range(n):
+                    assignment[next(members)] = psu
+        yield assignment
+
+
+def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Ways to write `total` as an ordered sum of `parts` non-negative counts, most on the first part first."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+def _greedy(problem: _Problem, fixed: dict[int, int], free: list[int]) -> Split:
+    """Place the largest free card first on the PSU where the split so far scores best."""
+    build = problem.build
+    assignment = [fixed.get(g.index, -1) for g in build.gpus]
+    for index in sorted(free, key=lambda i: -build.gpus[i].power_limit):
+        best: tuple[tuple[float, ...], int] | None = None
+        for psu in range(len(build.psus)):
+            assignment[index] = psu
+            key = problem.evaluate(assignment)[0]  # cards not placed yet (-1) count on no PSU
+            if best is None or key < best[0]:
+                best = (key, psu)
+        assert best is not None
+        assignment[index] = best[1]
+    return problem.evaluate(assignment)[1]
+
