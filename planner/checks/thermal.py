@@ -1,0 +1,245 @@
+"""Cooling (SPEC §3 `thermal.*`, model §4.6): GPU temperatures, sandwiched open-air cards, passive cards
+without server airflow, and the case air rise."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from planner.checks.context import Context
+from planner.checks.findings import Change, Finding, Fix
+from planner.checks.registry import check
+from planner.fmt import num, percent, watts
+from planner.models.parts import Case
+from planner.physics import params
+from planner.physics.slowdown import build_performance
+from planner.physics.thermal import BOTTOM_INTAKE, GpuThermal, Thermal, thermal_model
+from planner.resolve import ResolvedBuild
+
+
+def _celsius(value: float) -> str:
+    return f"{value:.0f} °C"
+
+
+def _where(t: GpuThermal) -> str:
+    """What the inlet temperature assumes about the card's neighbours."""
+    if t.sandwiched_by is not None:
+        return f", breathing the exhaust of GPU{t.sandwiched_by + 1} right below it"
+    if t.where == "unknown":
+        return ", position not known yet: well-mixed case air assumed"
+    if t.where == "off-row":
+        return ", on a riser mount: well-mixed case air assumed"
+    return ""
+
+
+def _throttle_cost(ctx: Context, t: GpuThermal) -> str:
+    """The power a throttling card settles at and the throughput that costs (slowdown model)."""
+    if not t.throttled:
+        return ""
+    perf = ctx.performance.gpus[t.gpu]
+    loss = 1 - perf.relative_perf / perf.at_limit if perf.at_limit else 0.0
+    if round(loss * 100) == 0:
+        return f"to about {watts(t.power_w)}, which costs under 1 % throughput"
+    return f"to about {watts(t.power_w)}, about −{loss * 100:.0f} % throughput"
+
+
+def _thermal_fix(ctx: Context, code: str, goal: str, ok: Callable[[Thermal], bool]) -> list[Fix]:
+    """The highest power limits under which the thermal model says `ok`, maximising throughput; found on
+    the model alone (microseconds a trial) and verified by re-checking the changed build."""
+    if not ctx.propose_fixes:
+        return []
+    from planner.optimize import candidates, describe, search_limits, with_limits
+
+    build = ctx.build
+    groups = sorted({g.spec_index for g in build.gpus})
+    boards = {g.spec_index: g.board for g in build.gpus}
+    options = [candidates(boards[g]) for g in groups]
+
+    def model(limits: tuple[float, ...]) -> tuple[ResolvedBuild, Thermal]:
+        changed = with_limits(build, dict(zip(groups, limits, strict=True)))
+        return changed, thermal_model(changed, ctx.placement, ctx.budget.rest)
+
+    def throughput(limits: tuple[float, ...]) -> float:
+        changed, thermal = model(limits)
+        return build_performance(changed, [t.power_w for t in thermal.gpus]).relative_perf
+
+    if not ok(model(tuple(o[-1] for o in options))[1]):
+        return []  # not even the lowest limits do it
+    best = search_limits(options, [boards[g].tdp for g in groups], lambda limits: ok(model(limits)[1]), throughput)
+    limits = dict(zip(groups, best, strict=True))
+    changes = [Change(path=f"gpu[{g}].power_limit", value=f"{limit:g} W") for g, limit in limits.items()]
+    now = ctx.performance.relative_perf
+    cost = 1 - throughput(best) / now if now else 0.0
+    fix = ctx.fix(f"{describe(build, limits, cost, [])}; {goal}", changes, code)
+    return [fix] if fix else []
+
+
+def _below_targets(thermal: Thermal, build: ResolvedBuild) -> bool:
+    return all(t.unthrottled_c is None or t.unthrottled_c < build.gpus[t.gpu].board.temp_target
+               for t in thermal.gpus)
+
+
+@check("thermal.gpu-temp")
+def gpu_temperature(ctx: Context) -> list[Finding]:
+    """Each GPU's predicted temperature against its temperature target and maximum operating temperature."""
+    findings = []
+    fixes: list[Fix] | None = None
+    for t in ctx.thermal.gpus:
+        gpu = ctx.build.gpus[t.gpu]
+        board = gpu.board
+        if t.unthrottled_c is None or t.unthrottled_c < board.temp_target:
+            continue
+        hard = t.unthrottled_c >= board.temp_max_operating
+        reach = (f"GPU{t.gpu + 1} ({board.name}) would reach {_celsius(t.unthrottled_c)} at "
+                 f"{watts(t.limit_w)} (inlet air {_celsius(t.inlet_c)}{_where(t)})")
+        cost = _throttle_cost(ctx, t)
+        if hard:
+            message = (f"{reach}, past its {_celsius(board.temp_max_operating)} maximum operating temperature: "
+                       f"it will throttle hard{', ' + cost if cost else ''}.")
+        else:
+            where = "at" if round(t.unthrottled_c) == round(board.temp_target) else "above"
+            message = (f"{reach}, {where} its {_celsius(board.temp_target)} temperature target: it lowers its "
+                       f"clocks to hold the target{', ' + cost if cost else ''}.")
+        if fixes is None:
+            fixes = _thermal_fix(ctx, "thermal.gpu-temp", "keeps every GPU below its temperature target",
+                                 lambda thermal: _below_targets(thermal, ctx.build))
+        findings.append(Finding(
+            code="thermal.gpu-temp", severity="error" if hard else "warning", message=message,
+            subject=[f"GPU{t.gpu + 1}", board.id], value=round(t.unthrottled_c, 1),
+            limit=board.temp_max_operating if hard else board.temp_target, unit="°C",
+            fixes=[*fixes, *_cooling_advice(ctx, t)]))
+    return findings
+
+
+def _cooling_advice(ctx: Context, t: GpuThermal) -> list[Fix]:
+    """Suggestions no build edit expresses (not verified)."""
+    if not ctx.propose_fixes:
+        return []
+    if t.sandwiched_by is not None:
+        return [Fix("leave a free slot below this card (another slot, or a riser to a vertical mount), "
+                    "or use blower cards, which exhaust through the bracket")]
+    if ctx.build.gpus[t.gpu].board.cooler in BOTTOM_INTAKE and not ctx.build.case.open_frame:
+        return [Fix("more intake airflow (front and bottom fans) lowers every card's inlet air")]
+    return []
+
+
+@check("thermal.sandwich")
+def sandwich(ctx: Context) -> list[Finding]:
+    """Open-air (and flow-through) cards with no free slot below them breathe the next card's exhaust."""
+    findings = []
+    for t in ctx.thermal.gpus:
+        if t.sandwiched_by is None:
+            continue
+        board = ctx.build.gpus[t.gpu].board
+        below = ctx.build.gpus[t.sandwiched_by].board
+        findings.append(Finding(
+            code="thermal.sandwich", severity="warning",
+            message=f"GPU{t.gpu + 1} ({board.name}, {board.cooler} cooler) sits directly on GPU{t.sandwiched_by + 1}"
+                    f" ({below.name}) with no free slot between them: it draws that card's exhaust "
+                    f"(inlet air {_celsius(t.inlet_c)}) and cools about "
+                    f"{(params.SANDWICH_PENALTY.value - 1) * 100:.0f} % worse.",
+            subject=[f"GPU{t.gpu + 1}", f"GPU{t.sandwiched_by + 1}", board.id],
+            value=round(t.inlet_c, 1), unit="°C",
+            fixes=[Fix("leave a free slot between open-air cards (another slot, or a riser to a vertical mount), "
+                       "or use blower cards")] if ctx.propose_fixes else []))
+    unknown = [t for t in ctx.thermal.gpus if t.where == "unknown"]
+    open_air = [t for t in ctx.thermal.gpus if ctx.build.gpus[t.gpu].board.cooler in BOTTOM_INTAKE]
+    if unknown and len(open_air) > 1:
+        labels = [f"GPU{t.gpu + 1}" for t in unknown]
+        findings.append(Finding(
+            code="thermal.sandwich", severity="info",
+            message=f"{', '.join(labels)} {'has' if len(labels) == 1 else 'have'} no slot yet, so whether cards "
+                    "that draw their air from below sit without a free slot under them is unknown; their "
+                    "temperatures assume well-mixed case air and no neighbour.",
+            subject=labels))
+    return findings
+
+
+@check("thermal.passive")
+def passive(ctx: Context) -> list[Finding]:
+    """Passive (datacenter) cards need a chassis that forces air through them."""
+    build = ctx.build
+    if build.case.server_airflow:
+        return []
+    boards: dict[str, list[str]] = {}
+    for gpu in build.gpus:
+        if gpu.board.cooler == "passive":
+            boards.setdefault(gpu.board.id, []).append(f"GPU{gpu.index + 1}")
+    findings = []
+    for board_id, labels in boards.items():
+        board = next(g.board for g in build.gpus if g.board.id == board_id)
+        findings.append(Finding(
+            code="thermal.passive", severity="error",
+            message=f"The {board.name} ({', '.join(labels)}) is passively cooled: it relies on a server chassis "
+                    f"forcing air through its fins, which the {build.case.name} does not do; it would overheat "
+                    "and shut down under load.",
+            subject=[*labels, board_id, build.case.id],
+            fixes=_server_cases(ctx) if ctx.propose_fixes else []))
+    return findings
+
+
+def _server_cases(ctx: Context) -> list[Fix]:
+    """Up to two cheapest catalog chassis with server airflow that take the board, verified."""
+    from planner.checks.case import takes_board
+
+    build = ctx.build
+    longest = max(g.board.length for g in build.gpus)
+    candidates = [c for c in ctx.catalog.all("case", curated=True)
+                  if isinstance(c, Case) and c.server_airflow and takes_board(c, build.motherboard.form_factor)
+                  and c.max_gpu_length >= longest]
+    candidates.sort(key=lambda c: (c.price is None, c.price or 0.0, c.id))
+    fixes: list[Fix] = []
+    for case in candidates[:4]:
+        price = f", ${case.price:,.0f}" if case.price is not None else ""
+        fix = ctx.fix(f"use the {case.name} ({case.id}{price}): server airflow", [Change(path="case", value=case.id)],
+                      "thermal.passive")
+        if fix is not None:
+            fixes.append(fix)
+        if len(fixes) == 2:
+            break
+    return fixes
+
+
+@check("thermal.case")
+def case_air(ctx: Context) -> list[Finding]:
+    """The case air's rise over the room from the heat released inside and the intake airflow."""
+    air = ctx.thermal.case
+    if air.open_frame or air.rise_c <= params.CASE_RISE_WARNING.value:
+        return []
+    build = ctx.build
+    over = air.rise_c > params.CASE_RISE_ERROR.value
+    gpu_heat = air.heat_w - ctx.budget.rest
+    fans = (f"; the {build.case.name} ships without intake fans, so {air.assumed_fans} fans of "
+            f"{num(params.ASSUMED_INTAKE_FAN.value)} CFM are assumed" if air.assumed_fans else "")
+    message = (f"The case air rises {air.rise_c:.1f} °C over the {_celsius(build.ambient)} room: {watts(air.heat_w)} "
+               f"of heat inside the case (GPUs {watts(gpu_heat)}, CPU and the rest {watts(ctx.budget.rest)}) on "
+               f"about {num(air.airflow_cfm)} CFM of real intake airflow ({num(air.rated_airflow_cfm)} CFM rated × "
+               f"{percent(params.EFFECTIVE_AIRFLOW_FRACTION.value)}){fans}; "
+               + ("everything inside runs hot." if over else
+                  f"keep it under {params.CASE_RISE_WARNING.value:g} °C for cool cards and CPU."))
+    fixes: list[Fix] = []
+    if ctx.propose_fixes:
+        if airflow := _airflow_fix(ctx):  # first: more fans cost no throughput
+            fixes.append(airflow)
+        if over:  # for a warning, cutting the GPUs' speed to warm the case less is rarely worth it
+            fixes.extend(_thermal_fix(ctx, "thermal.case",
+                                      f"keeps the case air rise under {params.CASE_RISE_WARNING.value:g} °C",
+                                      lambda thermal: thermal.case.rise_c <= params.CASE_RISE_WARNING.value))
+    return [Finding(
+        code="thermal.case", severity="error" if over else "warning", message=message, subject=[build.case.id],
+        value=round(air.rise_c, 1),
+        limit=params.CASE_RISE_ERROR.value if over else params.CASE_RISE_WARNING.value, unit="°C", fixes=fixes)]
+
+
+def _airflow_fix(ctx: Context) -> Fix | None:
+    """More intake fans, stated as the case's rated intake airflow in the build file (verified)."""
+    case_ref = ctx.build.raw.get("case")
+    if not isinstance(case_ref, str):
+        return None
+    air = ctx.thermal.case
+    needed = params.AIR_HEATING.value * air.heat_w / params.CASE_RISE_WARNING.value
+    rated = -(-needed / params.EFFECTIVE_AIRFLOW_FRACTION.value // 10) * 10  # round up to 10 CFM
+    return ctx.fix(f"fit more intake fans: about {num(rated)} CFM of rated intake airflow (now "
+                   f"{num(air.rated_airflow_cfm)} CFM); tell the planner with case = {{ base = \"{case_ref}\", "
+                   f"intake_airflow = \"{num(rated)} cfm\" }}",
+                   [Change(path="case", value={"base": case_ref, "intake_airflow": f"{rated:g} cfm"})],
+                   "thermal.case")

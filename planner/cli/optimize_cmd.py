@@ -1,0 +1,47 @@
+"""`planner optimize FILE [-o OUT]`: write the build with the power limits the optimiser finds."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from planner.cli.common import catalog_from
+from planner.errors import ExitCode, InputError
+
+
+def run_optimize(args: argparse.Namespace) -> int:
+    from planner.api import load_build
+    from planner.buildfile import read_text
+    from planner.checks import Settings
+    from planner.fileio import atomic_write
+    from planner.optimize import apply_to_toml, optimize
+
+    if args.psu_target is not None and not 0.3 <= args.psu_target <= 1.0:
+        raise InputError(f"--psu-target must be a fraction between 0.3 and 1.0, got {args.psu_target:g}")
+    catalog = catalog_from(args)
+    settings = Settings(region=args.region, **({"psu_target": args.psu_target} if args.psu_target else {}))
+    build = load_build(args.file, catalog, args.region)
+    plan = optimize(build, catalog, settings, strict=args.strict)
+    what = "errors and warnings" if args.strict else "errors"
+    if plan.changes:
+        print(f"planner: {plan.description}", file=sys.stderr)
+    else:
+        print(f"planner: the power limits are already the highest that clear the power, outlet and thermal "
+              f"{what} a power limit can clear; the build is unchanged", file=sys.stderr)
+    if plan.remaining:
+        print(f"planner: no power limit clears {', '.join(plan.remaining)}; see `planner check {args.file}`",
+              file=sys.stderr)
+    text = apply_to_toml(read_text(args.file), plan.changes,
+                         f"planner optimize: {percent_text(plan.cost)}")
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        atomic_write(args.output, text, force=args.force)
+        print(f"wrote {args.output}", file=sys.stderr)
+    return ExitCode.FAIL if plan.remaining else ExitCode.OK
+
+
+def percent_text(cost: float) -> str:
+    """The throughput a plan costs, as the comment next to a new power limit."""
+    change = f"{-cost * 100:+.0f} %".replace("-", "−")
+    return "no measurable throughput cost" if change in ("+0 %", "−0 %") else f"{change} estimated throughput"

@@ -1,0 +1,171 @@
+"""Case air and GPU temperatures (SPEC §4.6): transparent and conservative, not CFD.
+
+* **Case air.** The heat released inside the case (each card's share by cooler type — blowers exhaust most
+  of theirs through the bracket, open-air cards keep all of it in — plus CPU, board, RAM, drives, fans)
+  warms the intake air by ΔT = 1.76 × W / CFM at the case's effective intake airflow.
+* **Airflow graph.** Intake air reaches the slot row at the bottom and rises through the stack: every
+  card's heat warms the air of the cards above it, and an open-air or flow-through card whose intake sits
+  on the next card down (no free slot) also breathes a share of that card's exhaust. The graph (card →
+  cards above it) is walked in topological order, so each card's inlet is known from the cards below it,
+  including their throttled power. It is built and walked on every check, so it uses the standard
+  library's `graphlib` rather than networkx, whose import alone (~0.25 s) would eat the whole cold-start
+  budget of `planner check`; a DAG of at most 16 cards needs nothing more.
+* **Cards.** T = T_inlet + P × R_th with R_th = (rise at the card's default power, by cooler type) / tdp,
+  times a penalty when sandwiched. Near its temperature target a card raises its fans and then lowers its
+  clocks, so above the target the model reports the power it settles at (holding the target) instead of
+  an ever higher temperature; the throughput that costs comes from the slowdown model.
+* Cards off the slot row (riser mounts) or not placed yet take well-mixed case air and no neighbour
+  penalty; passive cards have no temperature without server airflow (the check says so).
+
+Every parameter, with its source and why: planner/physics/params.py.
+"""
+
+from __future__ import annotations
+
+from graphlib import TopologicalSorter
+from typing import Literal, NamedTuple
+
+from planner.models.parts import GpuBoard
+from planner.physics import params
+from planner.placement import Placement
+from planner.resolve import ResolvedBuild
+
+#: Rise over the card's inlet air at its default board power, °C, by cooler type.
+COOLER_RISE: dict[str, params.Param] = {
+    "flow-through": params.RISE_FLOW_THROUGH, "open-air": params.RISE_OPEN_AIR, "blower": params.RISE_BLOWER,
+    "liquid": params.RISE_LIQUID, "passive": params.RISE_PASSIVE,
+}
+#: Share of a card's heat released inside the case, by cooler type.
+CASE_SHARE: dict[str, params.Param] = {
+    "flow-through": params.CASE_SHARE_FLOW_THROUGH, "open-air": params.CASE_SHARE_OPEN_AIR,
+    "blower": params.CASE_SHARE_BLOWER, "liquid": params.CASE_SHARE_LIQUID, "passive": params.CASE_SHARE_PASSIVE,
+}
+#: Coolers that draw their air from the face pointing at the next card down.
+BOTTOM_INTAKE = ("open-air", "flow-through")
+
+Where = Literal["slot-row", "off-row", "unknown"]
+
+
+class GpuThermal(NamedTuple):
+    """One card's predicted temperature."""
+
+    gpu: int
+    where: Where  # on the slot row, on a riser mount off it, or not placed yet
+    inlet_c: float
+    unthrottled_c: float | None  # T_inlet + P × R_th at its power limit (None: passive without server airflow)
+    temperature_c: float | None  # where it settles: the above, or its target while it throttles to hold it
+    limit_w: float
+    power_w: float  # what it draws: its limit, or less while holding its temperature target
+    sandwiched_by: int | None  # the card right below it (no free slot) whose exhaust it breathes
+
+    @property
+    def throttled(self) -> bool:
+        return self.power_w < self.limit_w
+
+
+class CaseAir(NamedTuple):
+    """The case's air: heat released in it, effective intake airflow and the rise over the room."""
+
+    heat_w: float
+    rated_airflow_cfm: float  # the intake fans' free-air ratings (assumed fans when the case ships with none)
+    airflow_cfm: float  # effective: after filters and mesh
+    assumed_fans: int | None  # intake fans assumed because the case ships without any
+    rise_c: float  # 0 on an open frame
+    open_frame: bool
+
+
+class Thermal(NamedTuple):
+    gpus: tuple[GpuThermal, ...]
+    case: CaseAir
+    order: tuple[int, ...]  # the order the airflow graph was walked in (bottom of the stack first)
+
+
+def thermal_resistance(board: GpuBoard) -> float:
+    """R_th in °C/W: the cooler type's rise at the card's default power, divided by that power."""
+    return COOLER_RISE[board.cooler].value / board.tdp
+
+
+def case_share(board: GpuBoard) -> float:
+    return CASE_SHARE[board.cooler].value
+
+
+def case_airflow(build: ResolvedBuild) -> tuple[float, int | None]:
+    """Rated intake airflow in CFM, and the intake fans assumed when the case ships without any."""
+    if build.case.intake_airflow > 0 or build.case.open_frame:
+        return build.case.intake_airflow, None
+    fans = build.extras.fans if build.extras.fans is not None else int(params.DEFAULT_FANS.value)
+    intake_fans = max(fans - 1, 1)  # one of them exhausts, as the DC budget's default assumes
+    return intake_fans * params.ASSUMED_INTAKE_FAN.value, intake_fans
+
+
+def _air_rise(heat_w: float, airflow_cfm: float) -> float:
+    return params.AIR_HEATING.value * heat_w / airflow_cfm
+
+
+def case_air(build: ResolvedBuild, rest_w: float) -> CaseAir:
+    """Heat into the case at the power limits (sustained full load) and the air rise it causes."""
+    heat = sum(case_share(g.board) * g.power_limit for g in build.gpus) + rest_w
+    rated, assumed = case_airflow(build)
+    if build.case.open_frame:
+        return CaseAir(heat, rated, float("inf"), assumed, 0.0, True)
+    effective = rated * params.EFFECTIVE_AIRFLOW_FRACTION.value
+    return CaseAir(heat, rated, effective, assumed, _air_rise(heat, effective), False)
+
+
+def _stack(build: ResolvedBuild, placement: Placement) -> tuple[dict[int, set[int]], dict[int, int], dict[int, Where]]:
+    """The airflow graph: for each card, the cards below it on the slot row; and who sandwiches whom."""
+    span: dict[int, tuple[int, int]] = {}
+    where: dict[int, Where] = {}
+    for gpu in build.gpus:
+        mount = placement.of(gpu.index)
+        if mount is None:
+            where[gpu.index] = "unknown"
+        elif not mount.positions:
+            where[gpu.index] = "off-row"
+        else:
+            where[gpu.index] = "slot-row"
+            span[gpu.index] = (min(mount.positions), max(mount.positions))
+    below: dict[int, set[int]] = {g.index: set() for g in build.gpus}
+    sandwiched: dict[int, int] = {}
+    for upper, (_, bottom) in span.items():
+        for lower, (top, _) in span.items():
+            if top > bottom:  # positions count from the top: the lower card's top edge is under this one
+                below[upper].add(lower)
+                if top == bottom + 1 and build.gpus[upper].board.cooler in BOTTOM_INTAKE:
+                    sandwiched[upper] = lower
+    return below, sandwiched, where
+
+
+def thermal_model(build: ResolvedBuild, placement: Placement, rest_w: float) -> Thermal:
+    """Every card's inlet air and temperature, and the case air rise. `rest_w`: the heat of everything but
+    the GPUs (CPU, board, RAM, drives, fans, other), all of it released inside the case."""
+    air = case_air(build, rest_w)
+    below, sandwiched, where = _stack(build, placement)
+    order = tuple(TopologicalSorter(below).static_order())  # cards below come before the cards above
+    server_airflow = build.case.server_airflow
+    results: dict[int, GpuThermal] = {}
+    exhaust: dict[int, float] = {}
+    for index in order:
+        gpu = build.gpus[index]
+        board, limit = gpu.board, gpu.power_limit
+        if where[index] == "slot-row":
+            heat_below = sum(case_share(build.gpus[j].board) * results[j].power_w for j in below[index])
+            inlet = build.ambient + (0.0 if air.open_frame else _air_rise(heat_below, air.airflow_cfm))
+            if index in sandwiched:
+                m = params.SANDWICH_RECIRCULATION.value
+                inlet = (1 - m) * inlet + m * exhaust[sandwiched[index]]
+        else:
+            inlet = build.ambient + params.CASE_AIR_MIX.value * air.rise_c
+        resistance = thermal_resistance(board) * (params.SANDWICH_PENALTY.value if index in sandwiched else 1.0)
+        if board.cooler == "passive" and not server_airflow:
+            results[index] = GpuThermal(index, where[index], inlet, None, None, limit, limit, sandwiched.get(index))
+        else:
+            unthrottled = inlet + limit * resistance
+            power = limit
+            if unthrottled >= board.temp_target:
+                # GPU Boost holds the target by lowering clocks, down to the card's lowest power limit
+                power = min(limit, max((board.temp_target - inlet) / resistance, board.power_limit_min))
+            results[index] = GpuThermal(index, where[index], inlet, unthrottled, inlet + power * resistance,
+                                        limit, power, sandwiched.get(index))
+        exhaust[index] = inlet + _air_rise(case_share(board) * results[index].power_w, params.CARD_AIRFLOW.value)
+    return Thermal(tuple(results[g.index] for g in build.gpus), air, order)
