@@ -1,0 +1,191 @@
+"""`planner recommend` (which GPUs, how many) and `planner tco` (cloud vs buy). The parsers are added by
+planner/cli/main.py; the work is imported only when a command runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from planner.errors import ExitCode, InputError
+
+if TYPE_CHECKING:
+    from planner.catalog import Catalog
+    from planner.recommend.rank import Candidate, Recommendation
+    from planner.recommend.tco import BuildCost, Tco
+
+WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
+PRECISIONS = ["fp16", "bf16", "fp8", "int8", "int4", "fp4", "fp32"]
+
+
+def quantity(kind: str, flag: str) -> Any:
+    """An argparse type: a number, or a string with a unit ("$4,000", "40 GB")."""
+
+    def parse(text: str) -> float:
+        from planner.units import to_canonical
+
+        try:
+            value = to_canonical(text, kind)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"{flag}: {error}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{flag} cannot be negative")
+        return value
+
+    return parse
+
+
+def billions(text: str) -> float:
+    """--params: "70", "70B", "7.5 b" (billions of parameters)."""
+    cleaned = text.strip().lower().removesuffix("b").strip()
+    try:
+        value = float(cleaned)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--params: expected billions of parameters such as 70 or 7.5B, got {text!r}") from None
+    if not 0 < value <= 5_000:
+        raise argparse.ArgumentTypeError(f"--params: expected a size between 0 and 5,000 billion, got {text!r}")
+    return value
+
+
+def run_recommend(args: argparse.Namespace) -> int:
+    from planner.cli.common import catalog_from
+    from planner.physics import params
+    from planner.recommend.memory import MemoryRequest
+    from planner.recommend.rank import Request, recommend
+    from planner.recommend.tco import cloud_vs_buy, hours_from, option_cost
+
+    if args.gpus is not None and not 1 <= args.gpus <= 16:
+        raise InputError(f"--gpus must be between 1 and 16, got {args.gpus}")
+    if args.method is not None and args.workload not in ("llm-finetune", "llm-train"):
+        raise InputError("--method applies to --workload llm-finetune (lora, qlora or full)")
+    if args.plot is not None and args.plot.suffix.lower() != ".svg":
+        raise InputError("--plot writes an SVG file; give a name ending in .svg", file=str(args.plot))
+    hours = hours_from(args.hours_per_day, args.utilization)
+    catalog = catalog_from(args)
+    model = _model(catalog, args.model) if args.model else None
+    fit = None
+    if args.build is not None:
+        from planner.recommend.fit import BuildFit
+
+        fit = BuildFit(args.build, catalog, args.region)
+    memory = MemoryRequest(workload=args.workload, model=model, parameters=args.params, memory=args.memory,
+                           precision=args.precision, context=args.context, batch=args.batch, method=args.method,
+                           checkpointing=args.checkpointing)
+    rec = recommend(Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor), catalog)
+    most = params.MAX_BUILD_GPUS if fit is not None else params.DEFAULT_MAX_GPUS
+    counts = [args.gpus] if args.gpus else list(range(1, int(most.value) + 1))
+    chosen = _pick(rec, args.sort, args.pick, need_board=args.into is not None)
+    tco = cost = None
+    if chosen is not None:
+        cost = option_cost(chosen, catalog, fit)
+        electricity = args.electricity if args.electricity is not None else params.DEFAULT_ELECTRICITY_PRICE.value
+        tco = cloud_vs_buy(cost.price_usd, cost.power_w, hours, electricity, args.cloud_price)
+    if args.plot is not None:
+        _write_plot(args.plot, rec, args.force)
+    into = _into(args, chosen, catalog) if args.into is not None else None
+    if args.format == "json":
+        from planner.cli.render_recommend import to_json
+
+        json.dump(to_json(rec, args.precision, counts, tco, chosen, into and into[0]), sys.stdout, indent=2,
+                  ensure_ascii=False)
+        sys.stdout.write("\n")
+        return ExitCode.OK
+    from planner.cli.render_recommend import render
+    from planner.recommend.plot import text_chart
+
+    chart = "" if args.no_chart else text_chart(rec.by_value)
+    sys.stdout.write(render(rec, args.precision, counts, args.top, tco, cost, chosen, chart))
+    if into is not None:
+        sys.stdout.write("\n" + into[1])
+    return ExitCode.OK
+
+
+def _model(catalog: Catalog, model_id: str) -> Any:
+    from planner.errors import UnknownPartError
+    from planner.models.workloads import WorkloadModel
+
+    try:
+        return catalog.typed("model", model_id, WorkloadModel)
+    except UnknownPartError as unknown:
+        hint = f"; did you mean {' or '.join(repr(s) for s in unknown.suggestions)}?" if unknown.suggestions else ""
+        raise InputError(f"--model: no model {model_id!r} in the catalog{hint} (planner catalog list model)") from None
+
+
+def _pick(rec: Recommendation, sort: str, pick: int, *, need_board: bool) -> Candidate | None:
+    ranking = rec.by_value if sort == "value" else rec.by_speed
+    if pick < 1:
+        raise InputError(f"--pick counts from 1, got {pick}")
+    if not ranking:
+        return None
+    if pick > len(ranking):
+        raise InputError(f"--pick {pick}: only {len(ranking)} options fit")
+    chosen = ranking[pick - 1]
+    if need_board and chosen.board is None:
+        raise InputError(f"option {pick} ({chosen.name}) has no board in the catalog to put into a build;"
+                         " choose another with --pick")
+    return chosen
+
+
+def _write_plot(path: Path, rec: Recommendation, force: bool) -> None:
+    from planner.fileio import atomic_write
+    from planner.recommend.plot import svg_chart
+
+    title = f"Performance per $1,000 vs memory: {rec.model.name if rec.model else rec.workload} ({rec.basis})"
+    atomic_write(path, svg_chart(rec.by_value, title), force=force)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def _into(args: argparse.Namespace, chosen: Candidate | None, catalog: Catalog) -> tuple[dict[str, Any], str]:
+    """Write the chosen cards into the build file, check it, and say what happened."""
+    from planner.api import check_file
+    from planner.checks import Settings
+    from planner.cli.render_text import render_report
+    from planner.recommend.into import put_gpus
+    from planner.report import to_json
+
+    if chosen is None or chosen.board is None:
+        raise InputError("no option fits, so there is nothing to put into the build", file=str(args.into))
+    note = f"{chosen.count} × {chosen.name}: chosen by planner recommend ({args.workload})"
+    written = put_gpus(args.into, chosen.board, chosen.count, workload=args.workload, base=args.build, note=note)
+    report = check_file(args.into, catalog, Settings(region=args.region))
+    what = (f"updated {args.into}" + (f", replacing {', '.join(written.replaced)}" if written.replaced else "")
+            if written.created_from is None else f"wrote {args.into} from {written.created_from}")
+    text = f"{what} with {chosen.count} × {chosen.board}; planner check says {report.verdict.upper()}:\n"
+    data = {"file": str(args.into), "board": chosen.board, "count": chosen.count,
+            "created_from": written.created_from, "replaced": written.replaced, "report": to_json(report)}
+    return data, text + render_report(report)
+
+
+def run_tco(args: argparse.Namespace) -> int:
+    from planner.cli.common import catalog_from
+    from planner.cli.render_recommend import tco_lines
+    from planner.physics import params
+    from planner.recommend.tco import build_cost, cloud_vs_buy, hours_from
+
+    hours = hours_from(args.hours_per_day, args.utilization)
+    electricity = args.electricity if args.electricity is not None else params.DEFAULT_ELECTRICITY_PRICE.value
+    cost: BuildCost | None = None
+    if args.build is not None:
+        if args.hardware_cost is not None or args.power is not None:
+            raise InputError("give --build or --hardware-cost and --power, not both")
+        cost = build_cost(args.build, catalog_from(args))
+        hardware, power = cost.price_usd, cost.power_w
+    elif args.hardware_cost is None or args.power is None:
+        raise InputError("give --hardware-cost USD and --power W (the wall draw), or --build FILE")
+    else:
+        hardware, power = args.hardware_cost, args.power
+    tco: Tco = cloud_vs_buy(hardware, power, hours, electricity, args.cloud_price)
+    if args.format == "json":
+        data = tco._asdict()
+        if cost is not None:
+            data["build"] = str(args.build)
+            data["price_missing"] = cost.price_missing
+            data["power_from"] = cost.how
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write("\n".join(tco_lines(tco, cost)) + "\n")
+    return ExitCode.OK

@@ -1,0 +1,149 @@
+"""`planner recommend` and `planner tco` as plain text and as JSON-ready data."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict
+from typing import Any
+
+from planner.fmt import num, usd
+from planner.physics import params
+from planner.recommend.memory import MemoryNeed
+from planner.recommend.plot import label
+from planner.recommend.rank import Candidate, Recommendation
+from planner.recommend.tco import BuildCost, Tco
+
+#: How each kind of exclusion is counted in the text summary.
+EXCLUSIONS = {"memory": "too little memory", "budget": "over budget", "build": "do not fit the build",
+              "vendor": "of another vendor",
+              "not-installable": "server modules", "no-price": "without a price", "no-board": "without a board"}
+
+
+def headline(rec: Recommendation, precision: str) -> str:
+    need = rec.need
+    parts = [rec.model.name if rec.model else "no model named", rec.workload]
+    if need.method == "qlora":
+        parts.append("QLoRA (NF4 base model)")
+    elif need.method == "lora":
+        parts.append(f"LoRA on a {precision} base model")
+    elif need.method == "full" or rec.workload == "vision-train":
+        parts.append("full training in mixed precision")
+    else:
+        parts.append(precision)
+    if need.context:
+        parts.append(f"context {need.context:,} tokens")
+    if need.batch and need.batch > 1:
+        parts.append(f"batch {need.batch}")
+    if rec.budget is not None:
+        parts.append(f"budget {usd(rec.budget)}")
+    if rec.build:
+        parts.append(f"in {rec.build}")
+    return "Recommendation: " + ", ".join(parts)
+
+
+def memory_lines(need: MemoryNeed, counts: list[int]) -> list[str]:
+    if need.floor is not None:
+        lines = [f"Memory need: {need.floor:g} GB per card"]
+    else:
+        terms = " + ".join(f"{c.name} {c.gb:.1f}" for c in need.components)
+        lines = [f"Memory need: {need.total:.1f} GB on one card = {terms}"]
+        if len(counts) > 1 or counts[0] > 1:
+            lines.append("  per card: " + " · ".join(f"{n} card{'s' if n > 1 else ''} {need.per_gpu(n):.1f} GB"
+                                                     for n in counts))
+    lines.extend(f"  note: {note}" for note in need.notes)
+    return lines
+
+
+def table(rows: list[Candidate], decode: bool) -> list[str]:
+    option_width = max([len("option"), *(len(label(c)) for c in rows)])
+    boards = [c.board or "(no board in the catalog)" for c in rows]
+    board_width = max([len("board"), *(len(b) for b in boards)])
+    header = (f"  {'#':>2}  {'option':<{option_width}}  {'board':<{board_width}} {'memory':>7} {'price':>8}"
+              f" {'perf':>6} {'per $1k':>8}")
+    lines = [header + ("  decode" if decode else "")]
+    for i, (c, board) in enumerate(zip(rows, boards, strict=True), start=1):
+        price = usd(c.price_usd) if c.price_usd is not None else "-"
+        value = f"{c.perf_per_dollar:.3f}" if c.perf_per_dollar is not None else "-"
+        line = (f"  {i:>2}  {label(c):<{option_width}}  {board:<{board_width}} {num(c.memory_gb):>4} GB"
+                f" {price:>8} {c.performance:>6.3f} {value:>8}")
+        if decode and c.tokens_per_s is not None:
+            line += f"  {c.tokens_per_s:,.1f} tok/s"
+        lines.append(line)
+        lines.extend(f"        {note}" for note in c.notes)
+    return lines
+
+
+def exclusions(candidates: list[Candidate]) -> list[str]:
+    left_out = [c for c in candidates if not c.fits]
+    if not left_out:
+        return []
+    counts = Counter(c.excluded_kind for c in left_out)
+    lines = [f"Left out: {len(left_out)} options (--format json lists each with its reason)"]
+    for kind, count in counts.most_common():
+        example = next(c for c in left_out if c.excluded_kind == kind)
+        lines.append(f"  {count} {EXCLUSIONS.get(kind or '', kind or '')}, e.g. {label(example)}: "
+                     f"{example.excluded_reason}")
+    return lines
+
+
+def tco_lines(tco: Tco, cost: BuildCost | None = None, title: str = "Cloud vs buy") -> list[str]:
+    lines = [f"{title}: hardware {usd(tco.hardware_cost_usd)}, {num(tco.power_w)} W at the wall"
+             + (f" ({cost.how})" if cost else "")]
+    if cost and cost.price_missing:
+        lines.append(f"  price without {', '.join(cost.price_missing)} (no price in the catalog)")
+    lines.append(f"  at {tco.hours_per_day:g} h a day ({tco.utilization:.0%}) and ${tco.electricity_usd_per_kwh:g}/kWh:"
+                 f" {num(tco.kwh_per_year)} kWh and {usd(tco.electricity_usd_per_year)} of electricity a year")
+    if tco.cloud_usd_per_hour is not None and tco.cloud_usd_per_year is not None:
+        lines.append(f"  the cloud at ${tco.cloud_usd_per_hour:g}/h: {usd(tco.cloud_usd_per_year)} a year; "
+                     + (f"break-even after {num(tco.break_even_days)} days ({tco.break_even_months:g} months)"
+                        if tco.break_even_days is not None else "no break-even"))
+    lines.append(f"  {tco.verdict}")
+    return lines
+
+
+def render(rec: Recommendation, precision: str, counts: list[int], top: int, tco: Tco | None,
+           cost: BuildCost | None, chosen: Candidate | None, chart: str) -> str:
+    decode = rec.workload == "llm-inference"
+    share = (f"the cards plus the other parts of {rec.build}" if rec.build else
+             f"the cards plus {usd(params.BASE_DESKTOP_PRICE.value / params.BASE_DESKTOP_GPUS.value)} of a base"
+             " desktop per card")
+    lines = [headline(rec, precision), *memory_lines(rec.need, counts),
+             f"Performance: {rec.basis}, relative to one H100 SXM (= 1.00); per $1,000 of {share}"]
+    lines.extend(f"Build problem (not caused by the GPUs): {p}" for p in rec.build_problems)
+    lines.append("")
+    if rec.by_value:
+        lines.append("Best performance per dollar")
+        lines.extend(table(rec.by_value[:top], decode))
+        lines.append("")
+        lines.append("Fastest")
+        lines.extend(table(rec.by_speed[: max(3, top // 2)], decode))
+    else:
+        lines.append("No option fits: see why below (a bigger budget, more cards, a lower precision or a smaller"
+                     " model would help).")
+    lines.append("")
+    lines.extend(exclusions(rec.candidates))
+    if tco is not None and chosen is not None:
+        lines.append("")
+        lines.extend(tco_lines(tco, cost, f"Cloud vs buy for {label(chosen)}"))
+    if chart:
+        lines.append("")
+        lines.append(chart.rstrip("\n"))
+    return "\n".join(lines) + "\n"
+
+
+def to_json(rec: Recommendation, precision: str, counts: list[int], tco: Tco | None, chosen: Candidate | None,
+            into: dict[str, Any] | None) -> dict[str, Any]:
+    need = rec.need
+    return {
+        "workload": rec.workload, "model": rec.model.id if rec.model else None, "precision": precision,
+        "context": need.context, "batch": need.batch, "method": need.method, "budget_usd": rec.budget,
+        "memory": {"total_gb": round(need.total, 2), "floor_gb": need.floor,
+                   "components": [{"name": c.name, "gb": round(c.gb, 3), "split": c.split} for c in need.components],
+                   "per_gpu_gb": {str(n): round(need.per_gpu(n), 2) for n in counts}, "notes": need.notes},
+        "performance_basis": rec.basis, "reference_chip": params.REFERENCE_CHIP,
+        "build": rec.build, "build_problems": rec.build_problems,
+        "recommended": asdict(chosen) if chosen else None,
+        "candidates": [asdict(c) for c in rec.candidates],
+        "tco": tco._asdict() if tco else None,
+        "into": into,
+    }

@@ -1,0 +1,283 @@
+"""Rank GPU options (a card × a count) for a workload (SPEC §6).
+
+An option fits when its memory covers the need per card, its price the budget, and (with a build) the
+build's checks pass with those cards in it. Fitting options are ranked by performance per dollar and by
+raw performance; every other option carries the reason it was left out.
+
+Performance is relative to one H100 SXM (= 1.00), for the figure the workload depends on: batch-1
+decode for LLM inference (memory bandwidth; more cards add memory, not decode speed), batched inference
+at the chosen precision for image generation, 16-bit training for training and fine-tuning, the
+geometric mean of Dettmers' three figures for `general`. Several cards multiply throughput by
+count × 0.9^log2(count) (not for decode). Performance per dollar divides it by the option's price plus
+a share of a base desktop (Dettmers' normalisation: $1,800 ÷ 4 per card), or with a build by the
+price of the cards plus the build's other parts; it is quoted per $1,000.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from planner.catalog import Catalog
+from planner.fmt import num, usd
+from planner.models.build import Workload
+from planner.models.parts import GpuBoard, GpuChip
+from planner.models.workloads import WorkloadModel
+from planner.physics import params
+from planner.recommend import perf
+from planner.recommend.memory import MemoryNeed, MemoryRequest, estimate
+
+if TYPE_CHECKING:
+    from planner.recommend.fit import BuildFit
+
+#: What each workload's performance figure is, in words.
+BASIS = {"llm-inference": "batch-1 decode speed", "image-generation": "batched inference at {precision}",
+         "llm-finetune": "16-bit training", "llm-train": "16-bit training", "vision-train": "16-bit training",
+         "general": "mean of 8-bit inference, 16-bit inference and 16-bit training"}
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card to buy: a chip, the board it comes on (None: a bare module), and its price."""
+
+    chip: GpuChip
+    board: GpuBoard | None
+    price: float | None
+    price_note: str | None = None
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to recommend for."""
+
+    memory: MemoryRequest
+    budget: float | None = None  # USD for the GPUs
+    gpus: int | None = None  # exactly this many cards; default 1…4 (or what the build takes)
+    fit: BuildFit | None = None
+    vendor: str = "nvidia"  # nvidia | amd | any
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One option and how it fares (the JSON of `planner recommend`)."""
+
+    chip: str
+    name: str
+    board: str | None
+    count: int
+    fits: bool
+    excluded_reason: str | None
+    excluded_kind: str | None  # memory | budget | build | vendor | not-installable | no-price | no-board
+    memory_gb: float  # all its cards together
+    memory_needed_gb: float | None  # per card
+    relative_perf: dict[str, float]  # Dettmers' three figures for the option (H100 SXM = 1)
+    performance: float  # the workload's figure for the option (H100 SXM = 1)
+    perf_per_dollar: float | None  # performance per $1,000 of price plus desktop share
+    price_usd: float | None  # the cards
+    cost_basis_usd: float | None  # the cards plus the desktop share (or the build's other parts)
+    tokens_per_s: float | None  # LLM inference: batch-1 decode
+    notes: list[str]
+
+
+class Recommendation(NamedTuple):
+    workload: Workload
+    model: WorkloadModel | None
+    need: MemoryNeed
+    basis: str
+    budget: float | None
+    candidates: list[Candidate]  # fitting ones by performance per dollar, then the excluded ones
+    by_value: list[Candidate]
+    by_speed: list[Candidate]
+    build: str | None
+    build_problems: list[str]
+
+
+def recommend(request: Request, catalog: Catalog) -> Recommendation:
+    """Every option considered, ranked, with the reasons for the ones left out."""
+    need = estimate(request.memory)
+    workload = need.workload
+    reference = catalog.typed("gpu-chip", params.REFERENCE_CHIP, GpuChip)
+    fit = request.fit
+    desktop_share = (_rest_of_build_price(fit) if fit is not None
+                     else params.BASE_DESKTOP_PRICE.value / params.BASE_DESKTOP_GPUS.value)
+    counts = ([request.gpus] if request.gpus else
+              list(range(1, int((params.MAX_BUILD_GPUS if fit else params.DEFAULT_MAX_GPUS).value) + 1)))
+    scorer = _Scorer(request, need, reference)
+    candidates: list[Candidate] = []
+    for chip, cards in _cards(catalog):
+        chip_reason = _chip_reason(chip, cards, request)
+        if chip_reason is not None:
+            candidates.append(scorer.candidate(cards[0], counts[0], chip_reason, desktop_share, fit is not None))
+            continue
+        broken: dict[str, tuple[int, str]] = {}  # board → (first count that failed the build, why)
+        for count in counts:
+            reason = _memory_or_budget(chip, cards[0], count, need, request.budget)
+            chosen, why = cards[0], reason
+            if reason is None and fit is not None:
+                chosen, why = _first_fitting(cards, count, fit, broken, request.budget)
+            candidates.append(scorer.candidate(chosen, count, why, desktop_share, fit is not None))
+    by_value = sorted((c for c in candidates if c.fits),
+                      key=lambda c: (c.perf_per_dollar is None, -(c.perf_per_dollar or 0), -c.performance))
+    by_speed = sorted((c for c in candidates if c.fits), key=lambda c: (-c.performance, c.price_usd or math.inf))
+    excluded = [c for c in candidates if not c.fits]
+    return Recommendation(
+        workload=workload, model=request.memory.model, need=need,
+        basis=BASIS[workload].format(precision=request.memory.precision), budget=request.budget,
+        candidates=by_value + excluded, by_value=by_value, by_speed=by_speed,
+        build=fit.label if fit else None, build_problems=[f"{f.code}: {f.message}" for f in fit.own_problems]
+        if fit else [])
+
+
+def _cards(catalog: Catalog) -> list[tuple[GpuChip, list[Card]]]:
+    """Each chip with its cards, cheapest first (a chip without boards is its own card)."""
+    boards: dict[str, list[GpuBoard]] = defaultdict(list)
+    for board in catalog.all("gpu", curated=True):
+        assert isinstance(board, GpuBoard)
+        boards[board.chip].append(board)
+    result: list[tuple[GpuChip, list[Card]]] = []
+    for chip in catalog.all("gpu-chip"):
+        assert isinstance(chip, GpuChip)
+        cards = []
+        for board in boards.get(chip.id, []):
+            if board.price is not None:
+                cards.append(Card(chip, board, board.price, f"board price ({board.price_date})"
+                                  if board.price_date else None))
+            elif chip.launch_price is not None:
+                cards.append(Card(chip, board, chip.launch_price, "the chip's launch price (no board price)"))
+            else:
+                cards.append(Card(chip, board, None))
+        if not cards:
+            cards.append(Card(chip, None, chip.launch_price, "the chip's launch price" if chip.launch_price else None))
+        cards.sort(key=lambda c: (c.price is None, c.price or 0, c.board.slot_width if c.board else 0))
+        result.append((chip, cards))
+    return result
+
+
+class Reason(NamedTuple):
+    kind: str
+    text: str
+
+
+def _chip_reason(chip: GpuChip, cards: list[Card], request: Request) -> Reason | None:
+    amd = chip.architecture.startswith(perf.AMD_ARCHITECTURES)
+    if request.vendor != "any" and amd != (request.vendor == "amd"):
+        if amd:
+            return Reason("vendor", "an AMD card: most deep-learning software targets CUDA first (include AMD cards"
+                                    " with --vendor any)")
+        return Reason("vendor", "not an AMD card (--vendor amd)")
+    if not chip.workstation_installable:
+        return Reason("not-installable",
+                      f"an {chip.form.upper()} module: it needs a server baseboard, not a workstation's PCIe slot")
+    if request.budget is not None and cards[0].price is None:
+        return Reason("no-price", f"no price in the catalog, so it cannot be held to the {usd(request.budget)} budget")
+    if request.fit is not None and cards[0].board is None:
+        return Reason("no-board", "no board of this chip in the catalog to put into the build")
+    return None
+
+
+def _memory_or_budget(chip: GpuChip, card: Card, count: int, need: MemoryNeed,
+                      budget: float | None) -> Reason | None:
+    per_card = need.per_gpu(count)
+    if chip.memory < per_card:
+        split = f" ({need.total:.1f} GB split over {count})" if count > 1 and need.floor is None else ""
+        return Reason("memory", f"{num(chip.memory)} GB < {per_card:.1f} GB needed per card{split}")
+    if budget is not None and card.price is not None and card.price * count > budget:
+        return Reason("budget", f"{usd(card.price * count)} for {count} > {usd(budget)} budget")
+    return None
+
+
+def _first_fitting(cards: list[Card], count: int, fit: BuildFit, broken: dict[str, tuple[int, str]],
+                   budget: float | None) -> tuple[Card, Reason | None]:
+    """The cheapest board of a chip whose `count` cards pass the build's checks, else why the cheapest
+    does not. More cards never fit better, so a board that failed at n is not tried above n."""
+    first_reason: Reason | None = None
+    for card in cards:
+        assert card.board is not None
+        if budget is not None and card.price is not None and card.price * count > budget:
+            continue
+        failed = broken.get(card.board.id)
+        problem = failed[1] if failed is not None and count >= failed[0] else fit.problem(card.board, count)
+        if problem is None:
+            return card, None
+        broken.setdefault(card.board.id, (count, problem))
+        if first_reason is None:
+            first_reason = Reason("build", f"{count} × {card.board.id} in {fit.label}: {problem}")
+    return cards[0], first_reason
+
+
+def _rest_of_build_price(fit: BuildFit) -> float:
+    from planner.export.parts import parts_list
+
+    return sum(r.line_total or 0.0 for r in parts_list(fit.original) if r.kind != "gpu")
+
+
+class _Scorer:
+    def __init__(self, request: Request, need: MemoryNeed, reference: GpuChip) -> None:
+        self.request = request
+        self.need = need
+        self.reference = reference
+        self.workload = need.workload
+        self.precision = request.memory.precision
+        self.decode_bytes = _decode_bytes(request.memory, need)
+
+    def performance(self, chip: GpuChip, count: int, figures: dict[str, float]) -> float:
+        if self.workload == "llm-inference":
+            return perf.decode_relative(chip, self.reference)
+        if self.workload == "image-generation":
+            single = perf.inference_speed(chip, self.precision) / perf.inference_speed(self.reference, self.precision)
+        elif self.workload == "general":
+            single = math.prod(figures.values()) ** (1 / len(figures))
+        else:
+            single = figures["fp16_training"]
+        return single * perf.scaling(count)
+
+    def candidate(self, card: Card, count: int, reason: Reason | None, share: float,
+                  shared_build: bool) -> Candidate:
+        chip = card.chip
+        figures = perf.relative_perf(chip, self.reference)
+        performance = self.performance(chip, count, figures)
+        price = card.price * count if card.price is not None else None
+        cost = None
+        if price is not None:
+            cost = price + (share if shared_build else share * count)
+        tokens = None
+        if self.decode_bytes is not None:
+            tokens = round(perf.decode_tokens_per_s(chip, self.decode_bytes), 1)
+        return Candidate(
+            chip=chip.id, name=chip.name, board=card.board.id if card.board else None, count=count,
+            fits=reason is None, excluded_reason=reason.text if reason else None,
+            excluded_kind=reason.kind if reason else None, memory_gb=chip.memory * count,
+            memory_needed_gb=round(self.need.per_gpu(count), 2),
+            relative_perf={k: round(v * perf.scaling(count), 4) for k, v in figures.items()},
+            performance=round(performance, 4),
+            perf_per_dollar=round(performance / cost * 1000, 4) if cost else None,
+            price_usd=price, cost_basis_usd=cost, tokens_per_s=tokens, notes=self.notes(card))
+
+    def notes(self, card: Card) -> list[str]:
+        chip = card.chip
+        notes = []
+        if card.price_note and "board price" not in card.price_note:
+            notes.append(f"price: {card.price_note}")
+        fallback = perf.tensor_throughput(chip, self.precision)[1]
+        if fallback and self.workload != "llm-inference":
+            notes.append(fallback)
+        if chip.architecture.startswith(perf.AMD_ARCHITECTURES):
+            notes.append("AMD: needs ROCm (or Vulkan) builds of your software")
+        if card.board is not None and card.board.cooler == "passive" and self.request.fit is None:
+            notes.append("passive cooler: needs a chassis with server-grade airflow")
+        return notes
+
+
+def _decode_bytes(request: MemoryRequest, need: MemoryNeed) -> float | None:
+    """Bytes read per decoded token (LLM inference with a known size), else None."""
+    if need.workload != "llm-inference":
+        return None
+    bytes_per = params.BYTES_PER_PARAMETER.values[request.precision][0]
+    assert bytes_per is not None
+    if request.model is not None:
+        return perf.decode_bytes_per_token(request.model, request.precision, need.context or 1)
+    if request.parameters is not None:
+        return request.parameters * 1e9 * bytes_per
+    return None
