@@ -29,7 +29,7 @@ def _models_stamp() -> str:
     """Changes whenever the code that validates entries changes."""
     here = Path(__file__).resolve().parent
     parts = [__version__]
-    for name in ("models/parts.py", "units.py", "units.txt"):
+    for name in ("models/parts.py", "models/workloads.py", "units.py", "units.txt"):
         stat = (here / name).stat()
         parts.append(f"{stat.st_mtime_ns}:{stat.st_size}")
     return ";".join(parts)

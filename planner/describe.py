@@ -29,4 +29,9 @@ def summary(part: Part) -> str:
     if isinstance(part, Outlet):
         return (f"{num(part.voltage)} V {num(part.breaker_current)} A, continuous "
                 f"{watts(part.continuous_limit)} ({part.region})")
+    from planner.models.workloads import WorkloadModel
+
+    if isinstance(part, WorkloadModel):
+        context = f", {part.context_length:,}-token context" if part.context_length else ""
+        return f"{part.category}, {part.parameters:g} B parameters{context}"
     return part.name

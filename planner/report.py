@@ -16,16 +16,17 @@ Verdict = Literal["pass", "warn", "fail"]
 class PsuSummary(NamedTuple):
     part: str
     rating_w: float  # Continuous rating at its circuit's voltage.
-    load_w: float | None  # Sustained DC load on it (null while a multi-PSU split is unknown).
+    load_w: float | None  # Sustained DC load on it, from the split of the load among the PSUs.
     load_fraction: float | None
     circuit: str
+    gpus: list[str]  # The GPUs it feeds through their power inputs ("GPU1", …).
 
 
 class CircuitSummary(NamedTuple):
     name: str
     outlet: str
     voltage_v: float
-    wall_w: float | None  # Wall draw of its PSUs plus other load (null: efficiency model pending).
+    wall_w: float | None  # Sustained wall draw of its PSUs (DC ÷ efficiency) plus its other load.
     continuous_limit_w: float
     assumed: bool  # Not in the build file: the region's default circuit.
 
@@ -36,8 +37,8 @@ class GpuSummary(NamedTuple):
     positions: list[int] | None  # Expansion-slot positions its cooler covers.
     lanes: int | None
     power_limit_w: float
-    temperature_c: float | None
-    relative_perf: float | None
+    temperature_c: float | None  # Predicted; at its temperature target while it throttles to hold it.
+    relative_perf: float | None  # Speed vs its default power: power limit and thermal throttling.
 
 
 class DcBudgetSummary(NamedTuple):
@@ -52,7 +53,7 @@ class DcBudgetSummary(NamedTuple):
 
 class Summary(NamedTuple):
     dc_load_w: float  # Sustained DC load.
-    dc_peak_w: float | None  # DC load with coincident GPU transients (null: model pending).
+    dc_peak_w: float | None  # DC load with every GPU at its ~1 ms transient peak at once.
     dc_budget: DcBudgetSummary
     psus: list[PsuSummary]
     circuits: list[CircuitSummary]
@@ -81,28 +82,36 @@ def verdict_of(findings: list[Finding]) -> Verdict:
 
 def summarize(ctx: Context) -> Summary:
     build, budget = ctx.build, ctx.budget
-    single = len(build.psus) == 1
-    psus = [PsuSummary(part=p.part.id, rating_w=ctx.psu_ratings[i], circuit=p.circuit,
-                       load_w=budget.total if single else None,
-                       load_fraction=round(budget.total / ctx.psu_ratings[i], 4) if single else None)
-            for i, p in enumerate(build.psus)]
-    circuits = [CircuitSummary(name=c.name, outlet=c.outlet.id, voltage_v=c.outlet.voltage, wall_w=None,
-                               continuous_limit_w=c.outlet.continuous_limit, assumed=c.assumed)
-                for c in build.circuits]
+    split = ctx.power_split
+    psus = [PsuSummary(part=p.part.id, rating_w=share.rating, circuit=p.circuit, load_w=share.load,
+                       load_fraction=round(share.fraction, 4), gpus=[f"GPU{i + 1}" for i in share.gpus])
+            for p, share in zip(build.psus, split.psus, strict=True)]
+    circuits = [CircuitSummary(name=c.name, outlet=c.outlet.id, voltage_v=c.outlet.voltage,
+                               wall_w=round(draw.wall, 1), continuous_limit_w=c.outlet.continuous_limit,
+                               assumed=c.assumed)
+                for c, draw in zip(build.circuits, split.circuits, strict=True)]
     gpus = []
     for g in build.gpus:
         mount = ctx.placement.of(g.index)
         gpus.append(GpuSummary(part=g.board.id, mount=mount.mount if mount else None,
                                positions=list(mount.positions) if mount else None,
                                lanes=mount.lanes if mount else None,
-                               power_limit_w=g.power_limit, temperature_c=None, relative_perf=None))
+                               power_limit_w=g.power_limit, temperature_c=_temperature(ctx, g.index),
+                               relative_perf=round(ctx.performance.gpus[g.index].relative_perf, 4)))
     price, missing = _price(ctx)
     return Summary(
-        dc_load_w=budget.total, dc_peak_w=None,
+        dc_load_w=budget.total, dc_peak_w=round(sum(share.peak for share in split.psus), 1),
         dc_budget=DcBudgetSummary(gpus_w=budget.gpus, cpu_w=budget.cpu, board_w=budget.board, ram_w=budget.ram,
                                   drives_w=budget.drives, fans_w=budget.fans, other_w=budget.other),
-        psus=psus, circuits=circuits, gpus=gpus, relative_perf=None, price_usd=price, price_missing=missing,
+        psus=psus, circuits=circuits, gpus=gpus, relative_perf=round(ctx.performance.relative_perf, 4),
+        price_usd=price, price_missing=missing,
         assumptions=build.assumptions)
+
+
+def _temperature(ctx: Context, gpu: int) -> float | None:
+    """Predicted steady temperature, °C (null for a passive card without server airflow)."""
+    value = ctx.thermal.gpus[gpu].temperature_c
+    return None if value is None else round(value, 1)
 
 
 def _price(ctx: Context) -> tuple[float, list[str]]:

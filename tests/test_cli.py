@@ -62,17 +62,23 @@ def test_numbers_are_plain_json_numbers_in_the_unit_their_key_names() -> None:
     summary = report["summary"]
     assert summary["dc_load_w"] == 1780
     assert summary["psus"][0] == {"part": "corsair-ax1600i", "rating_w": 1600.0, "load_w": 1780.0,
-                                  "load_fraction": 1.1125, "circuit": "office"}
+                                  "load_fraction": 1.1125, "circuit": "office",
+                                  "gpus": ["GPU1", "GPU2", "GPU3", "GPU4"]}
     assert summary["circuits"][0]["continuous_limit_w"] == pytest.approx(1440.0)
+    # 1,780 W DC at 111 % load: Titanium at 115 V holds its 100 % point, 90 % → 1,977.8 W at the wall
+    assert summary["circuits"][0]["wall_w"] == pytest.approx(1977.8)
+    # 4 × 350 W × 1.57 (default transient ratio) + 380 W for the CPU and the rest
+    assert summary["dc_peak_w"] == pytest.approx(2578.0)
     assert summary["gpus"][0]["power_limit_w"] == 350
 
 
-def test_figures_no_model_gives_yet_are_null_not_made_up() -> None:
-    [report] = json.loads(run_cli("check", FAILING, "--format", "json").out)
-    summary = report["summary"]
-    assert summary["dc_peak_w"] is None
-    assert summary["circuits"][0]["wall_w"] is None
-    assert summary["gpus"][0]["temperature_c"] is None
+def test_figures_no_model_can_give_are_null_not_made_up(tmp_path: Path) -> None:
+    # a passive card in a desktop case has no temperature to predict: it needs a server chassis's airflow
+    passive = tmp_path / "passive.toml"
+    passive.write_text(PASSING.read_text().replace('part = "nvidia-rtx-3090-fe"',
+                                                   'part = { base = "nvidia-rtx-3090-fe", cooler = "passive" }'))
+    [report] = json.loads(run_cli("check", passive, "--format", "json").out)
+    assert [g["temperature_c"] for g in report["summary"]["gpus"]] == [None, None]
 
 
 def test_text_report_when_piped_is_plain_and_names_the_problem() -> None:

@@ -37,3 +37,16 @@ def test_checking_a_build_as_json_needs_neither_pint_nor_rich() -> None:
     assert "pint" not in loaded
     assert "rich" not in loaded
     assert "textual" not in loaded
+    assert "networkx" not in loaded  # ~0.25 s; the airflow graph is walked with graphlib on every check
+
+
+def test_placing_and_fixing_the_4_gpu_example_needs_no_networkx() -> None:
+    # The exact placement solver and the lane arithmetic are plain Python; the slot fixes for its fourth card
+    # (blower cards, risers in a frame) are re-checked without building the PCIe tree.
+    code = (
+        "from planner.cli.main import main\n"
+        "import contextlib, io\n"
+        f"with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['check', {str(EXAMPLES / 'fail-psu-quad-3090-fe-1600w.toml')!r}])"
+    )
+    assert "networkx" not in _loaded_after(code)

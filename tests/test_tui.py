@@ -39,7 +39,7 @@ async def test_build_from_nothing_fix_it_save_and_reload(tmp_path: Path, catalog
     app = make_app(None, catalog)
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("a")  # the picker opens on GPUs
-        await _pick(app, pilot, "3090 fe")
+        await _pick(app, pilot, "3090 turbo gigabyte")
         await pilot.press("plus", "plus", "plus")  # four cards
         for kind, words in [("case", "meshify 2 xl"), ("motherboard", "wrx80e sage"),
                             ("cpu", "5975wx"), ("psu", "ax1600i")]:
@@ -48,10 +48,11 @@ async def test_build_from_nothing_fix_it_save_and_reload(tmp_path: Path, catalog
             await _pick(app, pilot, words)
         assert app.result is not None and app.result.report is not None
         assert app.result.report.verdict == "fail"
-        assert "psu.headroom" in {f.code for f in app.result.report.findings}
-        await pilot.press("x")  # apply the fix: a power limit
+        assert {"psu.headroom", "outlet.continuous"} <= {f.code for f in app.result.report.findings}
+        await pilot.press("o")  # the optimiser's power limits
         await pilot.pause()
         assert app.result.report.verdict != "fail"
+        assert "power_limit" in app.session.data()["gpu"][0]
         await pilot.press("ctrl+s")  # no file yet: asks for a name
         await pilot.pause()
         path = tmp_path / "quad.toml"

@@ -44,6 +44,7 @@ class PlannerApp(App[None]):
         Binding("minus", "count(-1)", "−1", show=False),
         Binding("x", "apply_fix", "Apply fix"),
         Binding("t", "tune", "Tune power"),
+        Binding("o", "optimise", "Optimise"),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+o", "open", "Open", show=False),
         Binding("tab", "focus_next", "Next panel", show=False),

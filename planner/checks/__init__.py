@@ -16,7 +16,8 @@ from planner.checks.registry import REGISTRY, check
 from planner.errors import InputError
 from planner.resolve import ResolvedBuild
 
-_CHECK_MODULES = ("case", "power", "power_limit")
+_CHECK_MODULES = ("case", "slots", "lanes", "risers", "power", "psu_connectors", "psu_split", "outlet", "power_limit",
+                  "thermal")
 for _module in _CHECK_MODULES:
     importlib.import_module(f"planner.checks.{_module}")
 

@@ -10,12 +10,16 @@ from typing import TYPE_CHECKING
 from planner.checks.findings import Change, Finding, Fix
 from planner.models.build import Region
 from planner.physics import params
+from planner.physics.delivery import Split, power_split
 from planner.physics.power import DcBudget, dc_budget, psu_rating
-from planner.placement import Placement, explicit_placement
+from planner.physics.slowdown import BuildPerf, build_performance
+from planner.physics.thermal import Thermal, thermal_model
+from planner.placement import Placement, place
 from planner.resolve import ResolvedBuild
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
+    from planner.optimize import Plan
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,8 @@ class Context:
     recheck: Callable[[list[Change]], list[Finding] | None] | None = None
     #: codes of the errors the unchanged build has: a fix may leave those but must not add others
     errors_before: set[str] = field(default_factory=set)
+    #: findings of re-checked changes, by the changes' repr (see fix)
+    _rechecked: dict[str, list[Finding] | None] = field(default_factory=dict, repr=False)
 
     @cached_property
     def budget(self) -> DcBudget:
@@ -43,19 +49,68 @@ class Context:
 
     @cached_property
     def placement(self) -> Placement:
-        """Where each GPU sits (explicit `slot = …` so far; the solver places the rest)."""
-        return explicit_placement(self.build)
+        """Where each GPU sits: the build's own `slot = …`/`riser = …`, the exact solver's choice for the rest
+        (SPEC §4.7; planner/placement/)."""
+        return place(self.build)
 
     @cached_property
     def psu_ratings(self) -> list[float]:
         return [psu_rating(self.build, i) for i in range(len(self.build.psus))]
+
+    @cached_property
+    def power_split(self) -> Split:
+        """Which PSU feeds each GPU, each PSU's sustained and peak load, each circuit's wall draw (§4.1–4.4)."""
+        return power_split(self.build, self.budget, self.settings.psu_target)
+
+    @cached_property
+    def thermal(self) -> Thermal:
+        """Case air rise and each GPU's inlet air and temperature (SPEC §4.6)."""
+        return thermal_model(self.build, self.placement, self.budget.rest)
+
+    @cached_property
+    def performance(self) -> BuildPerf:
+        """Each GPU's and the build's estimated speed at the power limits, after thermal throttling (§4.5)."""
+        return build_performance(self.build, [g.power_w for g in self.thermal.gpus])
+
+    @cached_property
+    def power_limit_plan(self) -> Plan | None:
+        """The optimiser's power limits (SPEC §5.2), computed once per run that proposes fixes."""
+        if not self.propose_fixes or self.recheck is None:
+            return None
+        from planner.optimize import FAMILIES, optimize
+
+        codes = {code for code in self.errors_before if code.startswith(FAMILIES)}
+        if not codes:
+            return None  # nothing a power limit could clear: skip the search
+        return optimize(self.build, self.catalog, self.settings, now=(codes, self.performance.relative_perf))
+
+    def power_limit_fix(self, code: str) -> Fix | None:
+        """The optimiser's limits as a fix for the error `code`, verified by re-checking: every error it
+        names is gone (a warning may stay: it clears errors) and nothing else breaks. None when no power
+        limit clears `code`. Any check whose errors a lower power limit can clear may offer it."""
+        plan = self.power_limit_plan
+        if plan is None or code not in plan.clears or not plan.changes or self.recheck is None:
+            return None
+        key = repr(plan.changes)
+        if key not in self._rechecked:
+            self._rechecked[key] = self.recheck(plan.changes)
+        after = self._rechecked[key]
+        if after is None:
+            return None
+        errors = {f.code for f in after if f.severity == "error"}
+        if errors & set(plan.clears) or errors - self.errors_before:
+            return None
+        return Fix(description=plan.description, changes=plan.changes, verified=True)
 
     def fix(self, description: str, changes: list[Change], code: str) -> Fix | None:
         """A fix, verified by re-checking the changed build; None when re-checking shows it does not
         clear `code` or adds a new error."""
         if not changes or self.recheck is None:
             return Fix(description=description, changes=changes, verified=None)
-        after = self.recheck(changes)
+        key = repr(changes)  # several checks offer the same edit (a 240 V outlet…): re-check it once
+        if key not in self._rechecked:
+            self._rechecked[key] = self.recheck(changes)
+        after = self._rechecked[key]
         if after is None:  # the changed build does not even resolve
             return None
         cleared = not any(f.code == code and f.severity in ("error", "warning") for f in after)

@@ -1,91 +1,115 @@
-"""PSU headroom on the DC budget (SPEC §3 `psu.headroom`, §4.1)."""
+"""PSU headroom and transients, per PSU on the split of the load (SPEC §3 `psu.headroom`, `psu.transient`;
+§4.1, §4.4)."""
 
 from __future__ import annotations
 
-import math
-
 from planner.checks.context import Context
-from planner.checks.findings import Change, Finding, Fix
+from planner.checks.findings import Finding, Fix
+from planner.checks.power_fixes import gpu_labels, limit_cut_fix, replacement_psus
 from planner.checks.registry import check
-from planner.fmt import percent, watts
+from planner.fmt import num, percent, watts
 from planner.models.parts import Psu
+from planner.physics import params
+from planner.physics.delivery import BOARD_PSU, PsuShare
+from planner.physics.transients import excursion_capability, transient_ratio
 
-STEP_W = 5.0  # power limits are proposed in 5 W steps (SPEC §5.2)
+
+def psu_name(ctx: Context, index: int) -> str:
+    """'the Corsair AX1600i' in a one-PSU build, 'PSU 2 (Corsair HX1000)' in a multi-PSU one."""
+    part = ctx.build.psus[index].part
+    return f"the {part.name}" if len(ctx.build.psus) == 1 else f"PSU {index + 1} ({part.name})"
+
+
+def share_contents(ctx: Context, share: PsuShare) -> str:
+    """What a PSU feeds: 'GPUs 1,400 W, CPU 280 W, rest 100 W' or 'GPU3–4 700 W'."""
+    budget = ctx.budget
+    gpu_load = sum(ctx.build.gpus[i].power_limit for i in share.gpus)
+    if share.psu != BOARD_PSU:
+        return gpu_labels(share.gpus) if share.gpus else "nothing"
+    gpus = "GPUs" if len(ctx.build.psus) == 1 else (gpu_labels(share.gpus) if share.gpus else "no GPUs")
+    return f"{gpus} {watts(gpu_load)}, CPU {watts(budget.cpu)}, rest {watts(budget.rest - budget.cpu)}"
 
 
 @check("psu.headroom")
 def psu_headroom(ctx: Context) -> list[Finding]:
-    """Sustained DC load against the PSUs' rating at the circuit's voltage (error > 100 %, warning > target)."""
-    build, budget = ctx.build, ctx.budget
-    rating = sum(ctx.psu_ratings)
-    load = budget.total
-    fraction = load / rating
+    """Each PSU's sustained DC load against its rating at the circuit's voltage (error > 100 %, warning > target)."""
+    findings = []
     target = ctx.settings.psu_target
-    if fraction <= target:
+    for share in ctx.power_split.psus:
+        if share.fraction <= target:
+            continue
+        over = share.fraction > 1.0
+        part = ctx.build.psus[share.psu].part
+        voltage = ctx.build.circuit(ctx.build.psus[share.psu].circuit).outlet.voltage
+        derated = f" (derated to {watts(share.rating)} at {voltage:g} V)" if share.rating < part.wattage else ""
+        message = (f"Sustained DC load {watts(share.load)} ({share_contents(ctx, share)}) is {percent(share.fraction)}"
+                   f" of the {watts(share.rating)} rating of {psu_name(ctx, share.psu)}{derated}; "
+                   + ("it will shut down under full load." if over else
+                      f"keep it under {percent(target)} for efficiency, heat and transient margin."))
+        findings.append(Finding(
+            code="psu.headroom", severity="error" if over else "warning", message=message, subject=[part.id],
+            value=share.load, limit=share.rating if over else share.rating * target, unit="W",
+            fixes=_headroom_fixes(ctx, share, target)))
+    return findings
+
+
+def _headroom_fixes(ctx: Context, share: PsuShare, target: float) -> list[Fix]:
+    if not ctx.propose_fixes:
         return []
-    over = fraction > 1.0
-    names = " + ".join(p.part.name for p in build.psus)
-    derated = [p.part.name for i, p in enumerate(build.psus) if ctx.psu_ratings[i] < p.part.wattage]
-    rating_note = f" (derated to {watts(rating)} at {_voltage(ctx):g} V)" if derated else ""
-    message = (f"Sustained DC load {watts(load)} (GPUs {watts(budget.gpus)}, CPU {watts(budget.cpu)}, "
-               f"rest {watts(budget.rest - budget.cpu)}) is {percent(fraction)} of the {watts(rating)} "
-               f"rating of the {names}{rating_note}; "
-               + ("it will shut down under full load." if over else
-                  f"keep it under {percent(target)} for efficiency, heat and transient margin."))
-    return [Finding(
-        code="psu.headroom", severity="error" if over else "warning", message=message,
-        subject=[p.part.id for p in build.psus], value=load, limit=rating if over else rating * target, unit="W",
-        fixes=_fixes(ctx, load, rating, target) if ctx.propose_fixes else [],
-    )]
-
-
-def _voltage(ctx: Context) -> float:
-    return ctx.build.circuit(ctx.build.psus[0].circuit).outlet.voltage
-
-
-def _fixes(ctx: Context, load: float, rating: float, target: float) -> list[Fix]:
-    fixes: list[Fix] = []
-    if limit_fix := _power_limit_fix(ctx, load, rating, target):
-        fixes.append(limit_fix)
-    if len(ctx.build.psus) == 1:
-        fixes.extend(_bigger_psu(ctx, load / target))
+    fixes = []
+    limit = limit_cut_fix(ctx, share.gpus, lambda cut: share.load - cut * len(share.gpus) <= share.rating * target,
+                          "psu.headroom", "")
+    if limit:
+        fixes.append(limit)
+    fixes.extend(replacement_psus(ctx, share.psu, lambda psu, rating: rating >= share.load / target,
+                                  "psu.headroom", lambda psu, rating: f"{watts(rating)}"))
     return fixes
 
 
-def _power_limit_fix(ctx: Context, load: float, rating: float, target: float) -> Fix | None:
-    """The same cut on every GPU, in 5 W steps, that brings the load to the target."""
-    gpus = ctx.build.gpus
-    excess = load - rating * target
-    cut = math.ceil(excess / len(gpus) / STEP_W) * STEP_W
-    changes = []
-    for spec_index in sorted({g.spec_index for g in gpus}):
-        gpu = next(g for g in gpus if g.spec_index == spec_index)
-        new = gpu.power_limit - cut
-        if new < gpu.board.power_limit_min:
-            return None  # the cards cannot go that low: a power limit alone does not fix it
-        changes.append(Change(path=f"gpu[{spec_index}].power_limit", value=f"{new:g} W"))
-    limits = ", ".join(sorted({c.value for c in changes}))
-    return ctx.fix(f"set power_limit = {limits} on the GPUs (−{watts(cut)} each; costs some throughput, "
-                   "see power-limit.cost)", changes, "psu.headroom")
-
-
-def _bigger_psu(ctx: Context, needed: float) -> list[Fix]:
-    voltage = _voltage(ctx)
-    candidates = []
-    for psu in ctx.catalog.all("psu", curated=True):
-        if not isinstance(psu, Psu):
+@check("psu.transient")
+def psu_transient(ctx: Context) -> list[Finding]:
+    """Coincident GPU transient peaks on top of the rest of the load against each PSU's ~1 ms excursion capability."""
+    findings = []
+    margin = params.TRANSIENT_WARNING_MARGIN.value
+    for share in ctx.power_split.psus:
+        part = ctx.build.psus[share.psu].part
+        capability = excursion_capability(part, share.rating)
+        if not share.gpus or share.peak <= capability.peak * (1 - margin):
             continue
-        rating = psu.wattage_115v if voltage < 200 and psu.wattage_115v else psu.wattage
-        if rating >= needed:
-            candidates.append((psu.price is None, psu.price or 0.0, rating, psu))
-    candidates.sort(key=lambda c: c[:3])
+        over = share.peak > capability.peak
+        gpus = [ctx.build.gpus[i] for i in share.gpus]
+        ratios = sorted({(transient_ratio(g).value, transient_ratio(g).basis) for g in gpus})
+        ratio_text = "; ".join(f"{num(r, 2)} × the power limit, {basis}" for r, basis in ratios)
+        steady = share.load - sum(g.power_limit for g in gpus)
+        rest = f" on top of {watts(steady)} of other load" if steady else ""
+        message = (f"With {gpu_labels(share.gpus)} at their ~1 ms transient peaks together ({ratio_text}){rest},"
+                   f" {psu_name(ctx, share.psu)} would see {watts(share.peak)}:"
+                   f" {percent(share.peak / capability.peak)} of the {watts(capability.peak)} it can ride"
+                   f" ({capability.basis}); "
+                   + ("its over-current protection may shut the machine down under load." if over else
+                      f"less than {percent(margin)} margin."))
+        findings.append(Finding(
+            code="psu.transient", severity="error" if over else "warning", message=message, subject=[part.id],
+            value=share.peak, limit=capability.peak, unit="W", fixes=_transient_fixes(ctx, share, capability.peak)))
+    return findings
+
+
+def _transient_fixes(ctx: Context, share: PsuShare, capability: float) -> list[Fix]:
+    if not ctx.propose_fixes:
+        return []
+    allowed = capability * (1 - params.TRANSIENT_WARNING_MARGIN.value)
+    swing = sum(transient_ratio(ctx.build.gpus[i]).value for i in share.gpus)
     fixes = []
-    for *_, psu in candidates[:4]:
-        price = f", ${psu.price:,.0f}" if psu.price is not None else ""
-        fix = ctx.fix(f"use the {psu.name} ({psu.id}{price}): {watts(psu.wattage)}",
-                      [Change(path="psu[0].part", value=psu.id)], "psu.headroom")
-        if fix:
-            fixes.append(fix)
-        if len(fixes) == 2:
-            break
+    limit = limit_cut_fix(ctx, share.gpus, lambda cut: share.peak - cut * swing <= allowed, "psu.transient",
+                          f"; peak {watts(allowed)} or less")
+
+    def rides(psu: Psu, rating: float) -> bool:
+        return (rating >= share.load
+                and excursion_capability(psu, rating).peak * (1 - params.TRANSIENT_WARNING_MARGIN.value) >= share.peak)
+
+    if limit:
+        fixes.append(limit)
+    fixes.extend(replacement_psus(ctx, share.psu, rides, "psu.transient",
+                                  lambda psu, rating: f"rides {watts(excursion_capability(psu, rating).peak)} for"
+                                  f" 1 ms ({excursion_capability(psu, rating).basis})"))
     return fixes

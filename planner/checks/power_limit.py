@@ -1,11 +1,12 @@
-"""Power limits within what each card allows (SPEC §3 `power-limit.range`)."""
+"""Power limits: within what each card allows (SPEC §3 `power-limit.range`), and what they cost in speed
+(`power-limit.cost`, model §4.5)."""
 
 from __future__ import annotations
 
 from planner.checks.context import Context
-from planner.checks.findings import Change, Finding
+from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
-from planner.fmt import watts
+from planner.fmt import percent, watts
 
 
 @check("power-limit.range")
@@ -35,3 +36,39 @@ def power_limit_range(ctx: Context) -> list[Finding]:
             subject=[*labels, board.id], value=limit, limit=bound, unit="W",
             fixes=[fix] if fix else []))
     return findings
+
+
+@check("power-limit.cost")
+def power_limit_cost(ctx: Context) -> list[Finding]:
+    """The estimated speed at the build's power limits (and thermal throttling), always reported; carries
+    the optimiser's limits when they clear power, outlet or thermal errors."""
+    from planner.optimize import gpu_range  # the optimiser imports the check runner: import it late
+
+    build, perf = ctx.build, ctx.performance
+    groups: dict[tuple[str, float, float], list[int]] = {}
+    for card in perf.gpus:
+        key = (build.gpus[card.gpu].board.id, card.power_limit_w, round(card.power_w))
+        groups.setdefault(key, []).append(card.gpu)
+    curves = {card.curve for card in perf.gpus}
+    several_boards = len({g.board.id for g in build.gpus}) > 1
+    parts = []
+    for (_, limit, drawn), indices in groups.items():
+        card = perf.gpus[indices[0]]
+        board = build.gpus[card.gpu].board
+        name = f" ({board.name})" if several_boards else ""
+        heat = f", throttled by heat to ~{watts(drawn)}" if card.power_w < limit else ""
+        curve = f" ({card.curve})" if len(curves) > 1 else ""
+        parts.append(f"{gpu_range(indices)}{name} at {watts(limit)}{heat}: {percent(card.relative_perf)}{curve}")
+    basis = next(iter(curves)) if len(curves) == 1 else perf.kind
+    message = (f"Estimated throughput {percent(perf.relative_perf)} of what these cards do at their default "
+               f"power, for {build.workload} ({basis}): " + "; ".join(parts) + ".")
+    return [Finding(code="power-limit.cost", severity="info", message=message,
+                    subject=[f"GPU{g.index + 1}" for g in build.gpus], value=round(perf.relative_perf, 4),
+                    unit="fraction", fixes=_optimiser_fix(ctx))]
+
+
+def _optimiser_fix(ctx: Context) -> list[Fix]:
+    """The optimiser's limits when they clear power, outlet or thermal errors (verified by re-checking)."""
+    plan = ctx.power_limit_plan
+    fix = ctx.power_limit_fix(plan.clears[0]) if plan is not None and plan.clears else None
+    return [fix] if fix else []

@@ -19,7 +19,7 @@ REGIONS = ["us", "eu", "uk", "jp", "cn", "au"]
 #: Plural and short names accepted for catalog kinds (`planner catalog list gpus`).
 KIND_ALIASES = {"gpus": "gpu", "gpu-chips": "gpu-chip", "chips": "gpu-chip", "chip": "gpu-chip", "psus": "psu",
                 "cases": "case", "motherboards": "motherboard", "boards": "motherboard", "cpus": "cpu",
-                "risers": "riser", "outlets": "outlet"}
+                "risers": "riser", "outlets": "outlet", "models": "model"}
 
 
 def _examples(*lines: str) -> str:
@@ -47,7 +47,8 @@ def _add_check(sub: Subparsers, common: argparse.ArgumentParser) -> None:
         epilog=_examples("planner check build.toml",
                          "planner check examples/builds/*.toml --format json",
                          "planner check build.toml --strict        # warnings fail too",
-                         "planner check build.toml --region eu     # default circuit when none is given"))
+                         "planner check build.toml --region eu     # default circuit when none is given",
+                         "planner check build.toml --diagram       # with the slot diagram"))
     check.add_argument("files", nargs="+", type=Path, metavar="FILE", help="build file(s) (.toml)")
     check.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
     check.add_argument("--strict", action="store_true", help="warnings make the build fail (exit 1)")
@@ -55,6 +56,8 @@ def _add_check(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                        help="region whose standard outlet is assumed when a build names no circuit (default us)")
     check.add_argument("--psu-target", type=float, default=None, metavar="FRACTION",
                        help="warn when sustained PSU load exceeds this fraction of its rating (default 0.8)")
+    check.add_argument("--diagram", action="store_true",
+                       help="also show each build's slot diagram (which positions each card covers, risers, lanes)")
 
 
 def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
@@ -102,11 +105,16 @@ def _add_schema(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 
 def _add_export(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     export = sub.add_parser(
-        "export", parents=[common], help="export a build's parts list (md, csv, json, text)", formatter_class=RAW,
+        "export", parents=[common], formatter_class=RAW,
+        help="export a build's parts list (md, csv, json, text) or power-limit script (nvidia-smi, systemd)",
         epilog=_examples("planner export build.toml --format md", "planner export build.toml --format csv -o parts.csv",
-                         "planner export build.toml --format csv -o parts.csv --force   # replace parts.csv"))
+                         "planner export build.toml --format csv -o parts.csv --force   # replace parts.csv",
+                         "planner export build.toml --format nvidia-smi -o set-power-limits.sh",
+                         "planner export build.toml --format systemd -o gpu-power-limits.service"))
     export.add_argument("file", type=Path, metavar="FILE", help="build file")
-    export.add_argument("--format", choices=["md", "csv", "json", "text"], default="md")
+    export.add_argument("--format", choices=["md", "csv", "json", "text", "nvidia-smi", "systemd"], default="md",
+                        help="parts list (md, csv, json, text) or the power limits as a shell script (nvidia-smi) "
+                             "or a systemd unit that applies them at boot (systemd)")
     export.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here (atomically) instead of stdout")
     export.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     export.add_argument("--region", choices=REGIONS, default=None, help=argparse.SUPPRESS)
@@ -122,13 +130,140 @@ def _add_tui(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     tui.add_argument("file", nargs="?", type=Path, metavar="FILE", help="build file to open (created on save)")
 
 
+def _add_optimize(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    optimize = sub.add_parser(
+        "optimize", parents=[common], formatter_class=RAW,
+        help="find the highest GPU power limits that clear the power, outlet and thermal errors",
+        description="Find the highest power limit per GPU (card minimum to default power, 5 W steps) that clears "
+                    "every power, outlet and thermal error a power limit can clear, maximising the estimated "
+                    "throughput, and write the build with those limits (comments and order kept).\n"
+                    "Exit 0: done; 1: errors remain that no power limit clears; 2: bad input.",
+        epilog=_examples("planner optimize build.toml                  # the new build on stdout",
+                         "planner optimize build.toml -o build-285w.toml",
+                         "planner optimize build.toml -o build.toml --force   # in place",
+                         "planner optimize build.toml --strict         # clear the warnings too"))
+    optimize.add_argument("file", type=Path, metavar="FILE", help="build file")
+    optimize.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here (atomically) instead of stdout")
+    optimize.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    optimize.add_argument("--strict", action="store_true",
+                          help="clear warnings too (PSU above its target load, circuit above 90 %%, GPUs above "
+                               "their temperature target)")
+    optimize.add_argument("--region", choices=REGIONS, default=None,
+                          help="region whose standard outlet is assumed when a build names no circuit (default us)")
+    optimize.add_argument("--psu-target", type=float, default=None, metavar="FRACTION",
+                          help="PSU load fraction above which psu.headroom warns (default 0.8; with --strict)")
+
+
+def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    from planner.cli.recommend_cmd import PRECISIONS, WORKLOADS, billions, quantity
+
+    rec = sub.add_parser(
+        "recommend", parents=[common], formatter_class=RAW,
+        help="which GPUs (and how many) for a workload: memory need, performance per dollar, cloud vs buy",
+        description="Estimate the memory a workload needs, rank the GPU options (a card × a count) that fit it, "
+                    "the budget and (with --build) the build's slots and power, by performance per dollar and by "
+                    "raw performance, and say why each other option is left out.",
+        epilog=_examples("planner recommend --workload llm-inference --model llama-3-70b --precision int4 "
+                         "--budget 4000",
+                         "planner recommend --workload llm-finetune --model llama-3.1-8b --method qlora --budget 1500",
+                         "planner recommend --workload image-generation --model sdxl-base-1.0 --plot sdxl.svg",
+                         "planner recommend --workload llm-train --model llama-3.2-1b --build build.toml "
+                         "--into build.toml",
+                         "planner recommend --workload vision-train --memory 20 --cloud-price 1.10 --format json",
+                         "planner catalog list model                 # the models --model knows"))
+    rec.add_argument("--workload", required=True, choices=WORKLOADS, help="what the GPUs will run")
+    size = rec.add_mutually_exclusive_group()
+    size.add_argument("--model", metavar="ID", help="a model from catalogs/models.toml (planner catalog list model)")
+    size.add_argument("--params", type=billions, metavar="BILLIONS", help="model size in billions of parameters")
+    size.add_argument("--memory", type=quantity("memory", "--memory"), metavar="GB",
+                      help="the memory the workload needs in all, if you know it (split over the cards)")
+    rec.add_argument("--precision", choices=PRECISIONS, default="fp16",
+                     help="weights' precision (default fp16; QLoRA's base model is NF4 whatever this says)")
+    rec.add_argument("--method", choices=["lora", "qlora", "full"], default=None,
+                     help="fine-tuning method for llm-finetune (default lora)")
+    rec.add_argument("--context", type=int, metavar="TOKENS", help="context / sequence length (default 8192 for "
+                     "inference, 2048 for training, at most the model's)")
+    rec.add_argument("--batch", type=int, metavar="N", help="sequences or images per GPU (default 1; vision 64)")
+    rec.add_argument("--checkpointing", action=argparse.BooleanOptionalAction, default=None,
+                     help="activation checkpointing while training (default: on for fine-tuning, off otherwise)")
+    rec.add_argument("--budget", type=quantity("price", "--budget"), metavar="USD", help="most to spend on the GPUs")
+    rec.add_argument("--vendor", choices=["nvidia", "amd", "any"], default="nvidia",
+                     help="whose cards to consider (default nvidia: most deep-learning software targets CUDA)")
+    rec.add_argument("--gpus", type=int, metavar="N",
+                     help="exactly N cards (default: 1–4, or with --build as many as the build takes)")
+    rec.add_argument("--build", type=Path, metavar="FILE",
+                     help="a build file whose slots, case and power limit how many of which cards fit")
+    rec.add_argument("--region", choices=REGIONS, default=None,
+                     help="region whose standard outlet is assumed when the build names no circuit (default us)")
+    usage = rec.add_mutually_exclusive_group()
+    usage.add_argument("--hours-per-day", type=float, metavar="H", help="hours of use a day (cloud vs buy)")
+    usage.add_argument("--utilization", type=float, metavar="FRACTION",
+                       help="share of the day in use (default 0.15, Dettmers' personal desktop)")
+    rec.add_argument("--electricity", type=float, metavar="USD_PER_KWH", help="electricity price (default 0.16)")
+    rec.add_argument("--cloud-price", type=float, metavar="USD_PER_HOUR",
+                     help="what renting the same GPUs costs per hour (for the break-even)")
+    rec.add_argument("--sort", choices=["value", "speed"], default="value",
+                     help="which ranking --pick, --into and cloud vs buy use (default value: performance per dollar)")
+    rec.add_argument("--pick", type=int, default=1, metavar="N", help="the N-th option of that ranking (default 1)")
+    rec.add_argument("--into", type=Path, metavar="FILE",
+                     help="put the picked GPUs into this build file (created from --build or a starter build if "
+                          "missing; comments kept) and check it")
+    rec.add_argument("--plot", type=Path, metavar="FILE.svg", help="write a chart of performance per dollar vs memory")
+    rec.add_argument("--force", action="store_true", help="overwrite the --plot file if it exists")
+    rec.add_argument("--top", type=int, default=10, metavar="N", help="options shown per ranking (default 10)")
+    rec.add_argument("--no-chart", action="store_true", help="leave out the text chart")
+    rec.add_argument("--format", choices=["text", "json"], default="text",
+                     help="json lists every option considered, with the reason for each one left out")
+
+
+def _add_tco(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    tco = sub.add_parser(
+        "tco", parents=[common], formatter_class=RAW,
+        help="cloud vs buy: electricity per year and the break-even of buying",
+        description="Compare buying hardware with renting it: yearly energy and electricity cost, and after how "
+                    "many days of use buying costs less than the cloud price.",
+        epilog=_examples("planner tco --hardware-cost 2200 --power 450 --utilization 0.15 --electricity 0.12 "
+                         "--cloud-price 2.14",
+                         "planner tco --build build.toml --hours-per-day 8 --cloud-price 3.20 --format json"))
+    tco.add_argument("--hardware-cost", type=float, metavar="USD", help="price of the hardware")
+    tco.add_argument("--power", type=float, metavar="W", help="wall draw while it works")
+    tco.add_argument("--build", type=Path, metavar="FILE", help="take price and wall draw from a build file instead")
+    usage = tco.add_mutually_exclusive_group()
+    usage.add_argument("--hours-per-day", type=float, metavar="H", help="hours of use a day")
+    usage.add_argument("--utilization", type=float, metavar="FRACTION",
+                       help="share of the day in use (default 0.15, Dettmers' personal desktop)")
+    tco.add_argument("--electricity", type=float, metavar="USD_PER_KWH", help="electricity price (default 0.16)")
+    tco.add_argument("--cloud-price", type=float, metavar="USD_PER_HOUR", help="what renting costs per hour")
+    tco.add_argument("--format", choices=["text", "json"], default="text")
+
+
+def _add_place(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    place = sub.add_parser(
+        "place", parents=[common], formatter_class=RAW,
+        help="place a build's GPUs in slots and on risers: slot diagram, lanes, PCIe tree",
+        description="Place every GPU the build file does not place itself (SPEC §4.7): no overlapping coolers, "
+                    "nothing past the case's last expansion slot, lane-sharing rules applied; the most lanes "
+                    "first (x16 before x8), then the most free space below open-air cards. Prints the slot "
+                    "diagram, each GPU's link, the PCIe tree and the `slot = …` lines that pin the placement.\n"
+                    "Exit 0: every GPU has a mount; 1: some do not (the reason is printed); 2: bad input.",
+        epilog=_examples("planner place build.toml",
+                         "planner place build.toml --format json"))
+    place.add_argument("file", type=Path, metavar="FILE", help="build file")
+    place.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    place.add_argument("--region", choices=REGIONS, default=None, help=argparse.SUPPRESS)
+
+
 #: Each command: the function that adds its parser, and "module:function" that runs it (imported only
 #: when that command runs, so `planner schema` never pays for what `planner check` needs).
 COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
     "check": (_add_check, "planner.cli.check_cmd:run_check"),
+    "place": (_add_place, "planner.cli.place_cmd:run_place"),
     "catalog": (_add_catalog, "planner.cli.catalog_cmd:run_catalog"),
     "schema": (_add_schema, "planner.cli.misc_cmd:run_schema"),
     "export": (_add_export, "planner.cli.misc_cmd:run_export"),
+    "optimize": (_add_optimize, "planner.cli.optimize_cmd:run_optimize"),
+    "recommend": (_add_recommend, "planner.cli.recommend_cmd:run_recommend"),
+    "tco": (_add_tco, "planner.cli.recommend_cmd:run_tco"),
     # the TUI is a face of its own (package tui/): named here, imported only when `planner tui` runs
     "tui": (_add_tui, "tui.cli:run"),
 }

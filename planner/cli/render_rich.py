@@ -35,12 +35,16 @@ def _totals(report: Report) -> Table:
     table.add_column()
     b = s.dc_budget
     table.add_row("DC load", f"{watts(s.dc_load_w)} (GPUs {watts(b.gpus_w)}, CPU {watts(b.cpu_w)}, "
-                  f"rest {watts(s.dc_load_w - b.gpus_w - b.cpu_w)})")
+                  f"rest {watts(s.dc_load_w - b.gpus_w - b.cpu_w)})"
+                  + (f"; peak {watts(s.dc_peak_w)} with GPU transients" if s.dc_peak_w is not None else ""))
     for p in s.psus:
-        load = f", {percent(p.load_fraction)} load" if p.load_fraction is not None else ""
-        table.add_row("PSU", f"{p.part}: {watts(p.rating_w)}{load}")
+        load = f", {watts(p.load_w)} = {percent(p.load_fraction)} load" if p.load_fraction is not None and \
+            p.load_w is not None else ""
+        feeds = f", feeds {', '.join(p.gpus) or 'no GPUs'}" if len(s.psus) > 1 else ""
+        table.add_row("PSU", f"{p.part}: {watts(p.rating_w)}{load} (circuit {p.circuit}{feeds})")
     for c in s.circuits:
-        wall = watts(c.wall_w) if c.wall_w is not None else "not modelled yet"
+        wall = (f"{watts(c.wall_w)} = {percent(c.wall_w / c.continuous_limit_w)}" if c.wall_w is not None
+                else "unknown")
         table.add_row("Circuit", f"{c.name}: {c.outlet}, {num(c.voltage_v)} V, limit {watts(c.continuous_limit_w)}"
                       f" continuous, wall {wall}" + (" (assumed)" if c.assumed else ""))
     parts: dict[tuple[str, float], int] = {}
@@ -54,10 +58,13 @@ def _totals(report: Report) -> Table:
     return table
 
 
-def print_reports(reports: list[Report]) -> None:
+def print_reports(reports: list[Report], diagrams: dict[str, str] | None = None) -> None:
+    """Each report as a panel; with `diagrams` (by report file), its slot diagram at the bottom."""
     out = console()
     for report in reports:
         title = Text.assemble((report.build, "bold"), "  ", (report.verdict.upper(), _VERDICT[report.verdict]))
         body = Group(_findings(report), Text(""), _totals(report)) if report.findings else Group(
             Text("no problems found", style="green"), Text(""), _totals(report))
+        if diagrams and report.file in diagrams:
+            body = Group(body, Text(""), Text(diagrams[report.file].rstrip("\n"), no_wrap=True, overflow="ellipsis"))
         out.print(Panel(body, title=title, subtitle=report.file, title_align="left", subtitle_align="right"))

@@ -21,13 +21,16 @@ def render_report(report: Report) -> str:
     b = s.dc_budget
     lines.append(f"  DC load {watts(s.dc_load_w)} sustained: GPUs {watts(b.gpus_w)}, CPU {watts(b.cpu_w)}, "
                  f"board {watts(b.board_w)}, RAM {watts(b.ram_w)}, drives {watts(b.drives_w)}, fans {watts(b.fans_w)}"
-                 + (f", other {watts(b.other_w)}" if b.other_w else ""))
+                 + (f", other {watts(b.other_w)}" if b.other_w else "")
+                 + (f"; {watts(s.dc_peak_w)} with every GPU at its transient peak" if s.dc_peak_w is not None else ""))
     for p in s.psus:
         load = f"{watts(p.load_w)} = {percent(p.load_fraction)}" if p.load_w is not None and p.load_fraction else "?"
-        lines.append(f"  PSU {p.part}: {watts(p.rating_w)} rating, load {load} (circuit {p.circuit})")
+        feeds = f", feeds {', '.join(p.gpus) or 'no GPUs'}" if len(s.psus) > 1 else ""
+        lines.append(f"  PSU {p.part}: {watts(p.rating_w)} rating, load {load} (circuit {p.circuit}{feeds})")
     for c in s.circuits:
         assumed = " [assumed]" if c.assumed else ""
-        wall = watts(c.wall_w) if c.wall_w is not None else "not modelled yet"
+        wall = (f"{watts(c.wall_w)} ({percent(c.wall_w / c.continuous_limit_w)})" if c.wall_w is not None
+                else "unknown")
         lines.append(f"  Circuit {c.name}: {c.outlet} at {num(c.voltage_v)} V, continuous limit "
                      f"{watts(c.continuous_limit_w)}, wall draw {wall}{assumed}")
     groups: dict[tuple[str, float], list[str]] = {}
@@ -44,5 +47,13 @@ def render_report(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_reports(reports: list[Report]) -> str:
-    return "\n".join(render_report(r) for r in reports)
+def render_reports(reports: list[Report], diagrams: dict[str, str] | None = None) -> str:
+    """The reports; with `diagrams` (by report file), each followed by its slot diagram."""
+    diagrams = diagrams or {}
+    return "\n".join(render_report(r) + _indented(diagrams.get(r.file)) for r in reports)
+
+
+def _indented(diagram: str | None) -> str:
+    if not diagram:
+        return ""
+    return "  Slot diagram:\n" + "".join(f"    {line}\n" for line in diagram.splitlines())

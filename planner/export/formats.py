@@ -1,4 +1,5 @@
-"""Parts-list exports: Markdown, CSV (formula-injection safe), JSON and plain text (SPEC §7)."""
+"""Parts-list exports: Markdown, CSV (formula-injection safe), JSON and plain text; and the routing to the
+power-limit scripts (SPEC §7)."""
 
 from __future__ import annotations
 
@@ -84,5 +85,13 @@ def to_text(build: ResolvedBuild) -> str:
 RENDERERS = {"md": to_markdown, "csv": to_csv, "json": to_json, "text": to_text}
 
 
+#: Power-limit scripts (planner/export/scripts.py), imported only when asked for: they place the GPUs.
+SCRIPT_FORMATS = ("nvidia-smi", "systemd")
+
+
 def export(build: ResolvedBuild, fmt: str) -> str:
+    if fmt in SCRIPT_FORMATS:
+        from planner.export.scripts import nvidia_smi_script, systemd_unit
+
+        return (nvidia_smi_script if fmt == "nvidia-smi" else systemd_unit)(build)
     return RENDERERS[fmt](build)

@@ -201,6 +201,10 @@ class Psu(Part):
     form_factor: Literal["atx", "sfx", "sfx-l", "crps", "server"] = Field(default="atx")
     length: Length | None = Field(default=None, gt=50, le=400, description="Depth, mm.")
     ac_inlet: Literal["c14", "c20"] = Field(description="AC inlet: C14 (10 A cord) or C20 (16 A cord).")
+    min_input_voltage: Voltage | None = Field(
+        default=None, gt=50, le=300,
+        description="Lowest AC input voltage the unit runs on, V (e.g. 200 for units sold for 200–240 V only);"
+                    " absent for full-range 100–240 V units.")
 
     @model_validator(mode="after")
     def _derating(self) -> Psu:
@@ -313,12 +317,19 @@ class Outlet(Part):
     continuous_factor: float = Field(
         gt=0, le=1, description="Share of the breaker rating allowed continuously (NEC: 0.8).")
     continuous_source: str = Field(min_length=3, description="Where the continuous factor comes from.")
+    plug_current: Current | None = Field(
+        default=None, gt=0, le=100,
+        description="Rating of the plug a PSU cord needs for this outlet, A (NEMA 5-15P 15 A, fused BS 1363"
+                    " 13 A…); absent when PSUs are fed through a PDU plugged into it.")
 
     @property
     def continuous_limit(self) -> float:
         """Watts the circuit may carry continuously."""
         return self.voltage * self.breaker_current * self.continuous_factor
 
+
+# Workload models (SPEC §6) subclass Part, so their module is imported once Part exists.
+from planner.models.workloads import WorkloadModel  # noqa: E402
 
 KIND_MODELS: dict[str, type[Part]] = {
     "gpu-chip": GpuChip,
@@ -329,6 +340,7 @@ KIND_MODELS: dict[str, type[Part]] = {
     "cpu": Cpu,
     "riser": Riser,
     "outlet": Outlet,
+    "model": WorkloadModel,
 }
 
 #: Catalog file of each kind.
@@ -341,4 +353,5 @@ KIND_FILES: dict[str, str] = {
     "cpu": "cpus.toml",
     "riser": "risers.toml",
     "outlet": "outlets.toml",
+    "model": "models.toml",
 }

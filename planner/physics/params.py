@@ -15,6 +15,15 @@ class Param(NamedTuple):
     why: str
 
 
+class Table(NamedTuple):
+    """A parameter that is a small table (a curve per grade, a figure per architecture…)."""
+
+    values: dict[str, tuple[float | None, ...]]
+    unit: str
+    source: str
+    why: str
+
+
 # -- DC power budget (SPEC §4.1) ---------------------------------------------------------------------
 BOARD_POWER = Param(
     50, "W", "SPEC §4.1 default; workstation boards (VRMs, chipset, BMC, 10 GbE) measure ~30–60 W",
@@ -40,7 +49,296 @@ PSU_TARGET_LOAD = Param(
     0.80, "fraction", "common PSU sizing practice; 80 PLUS efficiency peaks near 50 %, and Dettmers' 4×3090"
     " example calls 1400 W of GPUs on a 1600 W unit too tight", "warn above this sustained load fraction")
 
+# -- PSU efficiency and wall draw (SPEC §4.2; planner/physics/efficiency.py, wall.py) --------------------
+EFFICIENCY_LOAD_POINTS = (0.10, 0.20, 0.50, 1.00)  # load fractions of the 80 PLUS tables below
+EFFICIENCY_115V = Table(
+    {"80plus-white": (None, 0.80, 0.80, 0.80), "80plus-bronze": (None, 0.82, 0.85, 0.82),
+     "80plus-silver": (None, 0.85, 0.88, 0.85), "80plus-gold": (None, 0.87, 0.90, 0.87),
+     "80plus-platinum": (None, 0.90, 0.92, 0.89), "80plus-titanium": (0.90, 0.92, 0.94, 0.90)},
+    "efficiency at 10/20/50/100 % load", "80 PLUS 115 V internal (reference README)",
+    "the certification minimums: real units do a little better, so wall draw is slightly over-estimated;"
+    " used on 100–127 V circuits (linear between points, flat outside them)")
+EFFICIENCY_230V = Table(
+    {"80plus-white": (None, 0.82, 0.85, 0.82), "80plus-bronze": (None, 0.85, 0.88, 0.85),
+     "80plus-silver": (None, 0.87, 0.90, 0.87), "80plus-gold": (None, 0.90, 0.92, 0.89),
+     "80plus-platinum": (None, 0.92, 0.94, 0.90), "80plus-titanium": (0.90, 0.94, 0.96, 0.91)},
+    "efficiency at 10/20/50/100 % load", "80 PLUS 230 V EU internal (reference README; Titanium 100 % uncertain)",
+    "used on 200–240 V circuits")
+#: Cybenetics ETA grades are read with the 80 PLUS table of the same name (their average-efficiency bands
+#: sit at about the same levels); Diamond, above Titanium, is given Titanium's curve (conservative).
+CYBENETICS_AS_80PLUS = {
+    "cybenetics-bronze": "80plus-bronze", "cybenetics-silver": "80plus-silver", "cybenetics-gold": "80plus-gold",
+    "cybenetics-platinum": "80plus-platinum", "cybenetics-titanium": "80plus-titanium",
+    "cybenetics-diamond": "80plus-titanium"}
+LOW_LINE_VOLTAGE = Param(
+    200, "V", "80 PLUS tests at 115 V and 230 V; mains is either 100–127 V or 200–240 V",
+    "a circuit below this uses the 115 V table and a derating PSU's wattage_115v")
+OUTLET_WARNING_FRACTION = Param(
+    0.90, "fraction of the continuous limit", "SPEC §3 outlet.continuous", "warn above this share of the limit")
+
+# -- Power cords and AC inlets (SPEC §3 outlet.inlet; planner/physics/wall.py) -----------------------------
+C14_INLET_CURRENT = Param(
+    10, "A", "IEC 60320 C13/C14 rating (reference README Connectors)", "a C14-inlet PSU's cord outside North America")
+C14_INLET_CURRENT_NA = Param(
+    15, "A", "UL/CSA rating of C13/C14 in North America (reference README); needs a 14 AWG cord",
+    "a C14-inlet PSU's cord on a US or Canadian circuit")
+C20_INLET_CURRENT = Param(
+    16, "A", "IEC 60320 C19/C20 rating (reference README Connectors)", "a C20-inlet PSU's cord outside North America")
+C20_INLET_CURRENT_NA = Param(
+    20, "A", "UL/CSA rating of C19/C20 in North America (reference README)",
+    "a C20-inlet PSU's cord on a US or Canadian circuit")
+NORTH_AMERICA = ("us", "ca")  # outlet regions where the UL/CSA cord ratings above apply
+
+# -- Transients (SPEC §4.4; planner/physics/transients.py) ---------------------------------------------
+DEFAULT_TRANSIENT_RATIO = Param(
+    1.57, "× power limit", "Igor's Lab RTX 5090 FE power analysis: 901.1 W for < 1 ms at 575 W stock (reference"
+    " README); the only ~1 ms measurement at hand", "a GPU's peak at the ~1 ms scale when neither its board, its"
+    " chip nor its architecture gives one; applied to every architecture without its own figure")
+TRANSIENT_RATIO_BY_ARCHITECTURE = Table(
+    {"blackwell": (1.57,)}, "× power limit",
+    "Igor's Lab RTX 5090 FE: 901.1 W < 1 ms, 823.6 W 1–5 ms, 738.2 W 5–10 ms at 575 W (reference README)",
+    "per-architecture default under a board's or chip's own transient_ratio; add a row when a measurement is"
+    " found (none was for Ampere, Ada, Hopper or AMD cards: they use DEFAULT_TRANSIENT_RATIO)")
+ATX3_EXCURSION = Param(
+    1.80, "× rating", "Intel ATX 3.x design guide: PSUs above 450 W with 12VHPWR ride 180 % of rating for 1 ms"
+    " (200 % 100 µs, 160 % 10 ms, 120 % 100 ms)", "ATX 3.0/3.1 units at the 1 ms scale")
+ATX3_SMALL_EXCURSION = Param(
+    1.45, "× rating", "Intel ATX 3.x design guide: PSUs of 450 W or less, or without 12VHPWR: 145 % for 1 ms",
+    "ATX 3.x units that are small or lack a 12VHPWR output")
+ATX2_EXCURSION = Param(
+    1.23, "× rating", "planner assumption derived from Intel's sizing example (PCWorld interview, 2022): a 300 W"
+    " GPU needs a ~750 W ATX 3.0 unit or up to ~1,100 W ATX 2.x; its peak (3 × 300 W + 300 W CPU + 150 W"
+    " rest = 1,350 W) is 123 % of 1,100 W", "ATX 2.x has no excursion rule; the lower end of what Intel's"
+    " example implies, so the check errs on the side of warning")
+TRANSIENT_WARNING_MARGIN = Param(
+    0.10, "fraction", "SPEC §3 psu.transient", "warn when the coincident peak is within this share of capability")
+
+# -- Power connectors (SPEC §3 psu.connectors; planner/physics/connectors.py) ------------------------------
+PCIE_8PIN_WATTS = Param(150, "W", "PCIe CEM: 8-pin auxiliary connector", "what one 8-pin plug carries")
+HPWR_WATTS = Param(600, "W", "PCIe CEM 5.0: 12VHPWR / 12V-2x6 at 55 A", "what one 12VHPWR plug carries")
+HPWR_ADAPTER_MIN_PLUGS = Param(
+    2, "plugs", "12VHPWR sense pins select 150/300/450/600 W; adapters bundled with cards take 2–4 8-pin plugs",
+    "fewest 8-pin plugs on a 12VHPWR adapter: a 12VHPWR input needs ⌈power ÷ 150 W⌉ plugs, at least this")
+HPWR_ADAPTER_MAX_PLUGS = Param(4, "plugs", "4 × 150 W = the 600 W maximum of a 12VHPWR input",
+                               "most 8-pin plugs on a 12VHPWR adapter")
+EPS_ADAPTER_PLUGS = Param(
+    2, "plugs", "workstation cards with an EPS (CPU 8-pin) input ship a dual PCIe 8-pin to CPU 8-pin adapter"
+    " (e.g. NVIDIA RTX A6000)", "PCIe 8-pin plugs that stand in for one EPS input on a GPU")
+EPS_WATTS = Param(
+    300, "W", "planner assumption: an EPS 8-pin carries ~300 W (NVIDIA rates its datacenter cards' CPU 8-pin"
+    " input at 300 W); boards for CPUs above that have two", "the CPU needs one EPS plug per started 300 W")
+
+# -- Multi-PSU split (SPEC §4.1, §3 psu.split; planner/physics/delivery.py) --------------------------------
+SPLIT_MAX_CANDIDATES = Param(
+    400, "assignments", "planner choice: keeps a re-check of an 8-GPU build within the 20 ms budget (SPEC §10)",
+    "above this many ways to share the GPUs among the PSUs, the split is built greedily, largest card first")
+
 # -- Case fit ---------------------------------------------------------------------------------------
 GPU_LENGTH_SPARE = Param(
     10, "mm", "planner assumption: power cables and front fans/radiators eat a few mm",
     "warn when a card leaves less spare length than this")
+
+# -- Power-limit slowdown (SPEC §4.5; planner/physics/slowdown.py) ------------------------------------
+DVFS_STATIC_FRACTION = Param(
+    0.25, "fraction of stock power", "SPEC §4.5; leakage, memory and fans draw ~20–30 % of a GPU's board power"
+    " whatever the core clock", "the part of the power that does not scale with clock speed")
+DVFS_FREQUENCY_EXPONENT = Param(
+    1 / 3, "exponent", "SPEC §4.5: dynamic power ∝ f·V² with V tracking f, so ∝ f³",
+    "clock speed ∝ (dynamic power)^(1/3)")
+COMPUTE_BOUND_BETA = Param(
+    1.0, "exponent", "SPEC §4.5; tensor-core throughput scales with the core clock", "throughput ∝ (f/f0)^β for"
+    " training and prefill; with it the model gives −6.8 % for an RTX 3090 at 300 W (Dettmers: ≈ −7 %)")
+MEMORY_BOUND_BETA = Param(
+    0.15, "exponent", "reference README: single-stream LLM decode is nearly flat down to ~55–60 % of stock"
+    " (memory bandwidth, not the core clock, sets its speed)", "throughput ∝ (f/f0)^β above the knee: −1 % at"
+    " 86 % power, −4 % at 60 %")
+MEMORY_BOUND_KNEE = Param(
+    0.60, "fraction of stock power", "reference README: memory-bound decode falls off below ~55–60 % of stock",
+    "below this the core clock becomes the bottleneck and throughput follows the clock (β = 1)")
+
+# -- Thermals and airflow (SPEC §4.6; planner/physics/thermal.py) -------------------------------------
+AIR_HEATING = Param(
+    1.76, "°C·CFM/W", "ρ·c_p of 20 °C air at sea level (reference README Thermals; vendor rule CFM = 3160 × kW"
+    " / ΔT °F)", "air rise ΔT = 1.76 × W / CFM")
+EFFECTIVE_AIRFLOW_FRACTION = Param(
+    0.70, "fraction", "planner assumption: case fans work against filters and mesh at ~0.5–1 mm H₂O, where a"
+    " 140 mm fan moves ~60–80 % of its free-air rating (reference README: effective airflow is well below the"
+    " sum of the ratings)", "the airflow that really passes through the case, from the fans' free-air ratings")
+ASSUMED_INTAKE_FAN = Param(
+    60, "CFM", "planner assumption: a typical 120/140 mm case fan is rated 50–80 CFM free-air (Arctic P14 72.8,"
+    " Fractal GP-14 68.4)", "per intake fan in a case that ships without fans (one of extras.fans exhausts)")
+# Temperature rise over its inlet air at the card's own default power, per cooler type. Coolers are sized
+# for their card's power, so R_th = rise / tdp: a fixed K/W would make every 450 W card run 12 °C hotter
+# than a 350 W one, which the measurements contradict (3090 FE 0.12 K/W at 344 W, 5090 FE 0.09 K/W at 575 W).
+RISE_FLOW_THROUGH = Param(
+    43, "°C at tdp", "RTX 3090 FE at 344 W on an open bench in a 28 °C room ≤ 70 °C (weekly.ascii.jp); RTX 5090"
+    " FE at 575 W, 25 °C room, closed case: 75–77 °C (sweclockers.com)", "NVIDIA Founders Edition style coolers")
+RISE_OPEN_AIR = Param(
+    38, "°C at tdp", "Tom's Hardware: large 3-fan partner RTX 4090s run ~10 °C cooler than the FE; smaller"
+    " 2-fan coolers run hotter; 38 °C is between (assumption)", "axial-fan partner coolers")
+RISE_BLOWER = Param(
+    55, "°C at tdp", "planner assumption (no public measurement, reference README): blower cards are tuned to run"
+    " close to their 83–84 °C target in a 25 °C room", "radial-fan cards that exhaust through the bracket")
+RISE_LIQUID = Param(
+    25, "°C at tdp", "planner assumption: water-blocked GPUs typically run 45–55 °C in a 25 °C room",
+    "water blocks and AIO coolers")
+RISE_PASSIVE = Param(
+    40, "°C at tdp", "planner assumption: datacenter cards in qualified servers run ~60–75 °C at 25–35 °C inlet",
+    "passive cards, only valid with server airflow")
+CASE_SHARE_FLOW_THROUGH = Param(
+    0.5, "fraction", "planner assumption: one of the two fans exhausts through the bracket, the other blows"
+    " through the fin stack into the case", "share of a flow-through card's heat left in the case")
+CASE_SHARE_OPEN_AIR = Param(
+    1.0, "fraction", "SPEC §4.6: open-air cards put all of their heat inside the case", "share left in the case")
+CASE_SHARE_BLOWER = Param(
+    0.2, "fraction", "planner assumption (no measurement found, reference README): blowers exhaust most of their"
+    " heat through the bracket; the shroud and backplate shed the rest", "share left in the case")
+CASE_SHARE_LIQUID = Param(
+    0.5, "fraction", "planner assumption: front-intake radiators heat the case, top/rear-exhaust ones do not; the"
+    " mounting is not in the build file", "share left in the case")
+CASE_SHARE_PASSIVE = Param(
+    1.0, "fraction", "passive cards heat the air that the chassis fans push through them",
+    "share left in the case")
+CASE_AIR_MIX = Param(
+    0.5, "fraction of the case air rise", "planner assumption: well-mixed case air is half-way between the"
+    " intake and the exhaust temperature", "inlet of a card whose position is unknown or off the slot row")
+SANDWICH_PENALTY = Param(
+    1.25, "× thermal resistance", "planner assumption; Dettmers: adjacent non-blower cards run markedly slower"
+    " (~30 % in his 2018 guide); Tom's Hardware: keep a free slot between open-air cards",
+    "a starved intake pressed against the next card's backplate cools worse")
+SANDWICH_RECIRCULATION = Param(
+    0.5, "fraction", "planner assumption", "share of a sandwiched card's intake air that is the exhaust of the"
+    " card right below it")
+CARD_AIRFLOW = Param(
+    50, "CFM", "planner assumption: two or three axial fans at load speed push ~40–60 CFM through a fin stack",
+    "air through one card's cooler: its exhaust is 1.76 × W / 50 °C warmer than its intake")
+CASE_RISE_WARNING = Param(
+    10, "°C", "SPEC §3 thermal.case", "warn when the case air rises more than this over the room")
+CASE_RISE_ERROR = Param(
+    15, "°C", "SPEC §3 thermal.case", "error when the case air rises more than this over the room")
+
+# -- Power-limit optimiser (SPEC §5.2; planner/optimize.py) -------------------------------------------
+POWER_LIMIT_STEP = Param(
+    5, "W", "SPEC §5.2", "the optimiser proposes limits in steps of this size (nvidia-smi takes whole watts)")
+
+# -- Placement, lanes and risers (SPEC §4.7; planner/placement/, planner/checks/slots.py, risers.py) --------
+OPEN_AIR_GAP_CAP = Param(
+    2, "positions", "planner assumption; Tom's Hardware: keep at least one free expansion slot between open-air"
+    " cards", "the solver's cooling objective counts the free positions below an open-air card up to this many:"
+    " past two, more space hardly changes what its fans can draw in")
+PCIE_GEN3_LANE_BANDWIDTH = Param(
+    0.985, "GB/s", "PCI-SIG: PCIe 3.0 runs 8 GT/s per lane with 128b/130b encoding; each generation doubles it"
+    " (Gen4 1.97, Gen5 3.94 GB/s)", "per lane and direction, to state what a narrower link costs")
+RISER_GEN4_PASSIVE_MAX_LENGTH = Param(
+    300, "mm", "planner assumption; shielded PCIe 4.0 risers are sold and rated in 10–30 cm lengths and their"
+    " makers note that longer ones leave less margin (LINKUP); at 16 GT/s most of the channel's loss budget is"
+    " already spent on the motherboard", "riser.signal warns when a Gen4 link runs over a longer passive riser")
+CHIPSET_UPLINK_LANES = Param(
+    4, "lanes", "AMD AM4/AM5 and TRX50 chipsets hang off a PCIe x4 link to the CPU; Intel's Z790 DMI 4.0 is x8"
+    " (the narrower figure is used)", "GPUs in chipset-fed slots share this one link to the CPU")
+
+# -- GPU recommendation (SPEC §6; planner/recommend/, docs/performance-model.md) -----------------------
+# Memory need (planner/recommend/memory.py)
+BYTES_PER_PARAMETER = Table(
+    {"fp32": (4.0,), "fp16": (2.0,), "bf16": (2.0,), "fp8": (1.0,), "int8": (1.0,), "int4": (0.5625,),
+     "fp4": (0.5625,)}, "bytes per parameter",
+    "16-bit = 2 B, 8-bit = 1 B (per-channel scales are negligible); 4-bit formats add a 16-bit scale per 32"
+    " weights (GGUF Q4_0, MLC q4f16_1) or an FP8 scale per 16 (NVFP4): 4.5 bits", "weights in memory per precision")
+QLORA_BYTES_PER_PARAMETER = Param(
+    0.516, "B", "Dettmers et al. 2023, 'QLoRA' (arXiv:2305.14314): NF4 with double quantization costs 4.127 bits"
+    " per parameter", "the frozen base model of a QLoRA fine-tune")
+KV_CACHE_BYTES = Param(
+    2, "B per value", "llama.cpp, vLLM and Hugging Face Transformers keep the KV cache in 16-bit by default",
+    "each cached key or value element, whatever the weights' precision")
+TRAINING_BYTES_PER_PARAMETER = Param(
+    16, "B", "Rajbhandari et al. 2020, 'ZeRO' (arXiv:1910.02054) §3.1: mixed-precision Adam keeps 16-bit weights"
+    " and gradients (2 + 2 B) and fp32 master weights, momentum and variance (12 B)", "full training or"
+    " fine-tuning; SPEC §6 quotes 16–18 B with framework extras")
+ACTIVATION_BYTES_FACTOR = Param(
+    34, "B per token per hidden unit per layer", "Korthikanti et al. 2022, 'Reducing Activation Recomputation in"
+    " Large Transformer Models' (arXiv:2205.05198): s·b·h·(34 + 5·a·s/h) bytes per layer in 16-bit; flash"
+    " attention does not store the a·s² score term", "activations kept for the backward pass without checkpointing")
+CHECKPOINT_BYTES_FACTOR = Param(
+    2, "B per token per hidden unit per layer", "Korthikanti et al. 2022: with full activation checkpointing only"
+    " each layer's 16-bit input (2·s·b·h) is kept, and one layer's activations are recomputed at a time",
+    "activations with gradient checkpointing (the QLoRA/PEFT recipes' default)")
+LORA_RANK = Param(
+    16, "rank", "Hu et al. 2021, 'LoRA' (arXiv:2106.09685) and the QLoRA recipes use ranks 8–64 on every linear"
+    " layer", "adapter size when estimating LoRA/QLoRA trainable parameters")
+LORA_TRAINABLE_FRACTION = Param(
+    0.006, "fraction of parameters", "rank-16 adapters on every linear layer of Llama 2 7B: 40 M of 6.74 B",
+    "trainable share when the model's MLP width is unknown")
+INFERENCE_CHUNK_TOKENS = Param(
+    512, "tokens", "llama.cpp's default micro-batch (n_ubatch) for prompt processing",
+    "tokens whose activations and logits are in memory at once during inference")
+RUNTIME_OVERHEAD_PER_GPU = Param(
+    0.8, "GB", "planner assumption: a CUDA context takes ~0.3–0.5 GB, plus cuBLAS/cuDNN workspaces and allocator"
+    " slack", "memory each GPU loses before the model's own data")
+MEMORY_FLOOR_TRANSFORMERS = Param(
+    24, "GB per GPU", "Dettmers 2023 (reference README): ≥ 24 GB for transformers",
+    "need when an LLM workload names no model, parameter count or memory")
+MEMORY_FLOOR_IMAGE_GENERATION = Param(
+    12, "GB per GPU", "Dettmers 2023 (reference README): ≥ 12 GB for image generation",
+    "need when an image-generation workload names no model")
+MEMORY_FLOOR_OTHER = Param(
+    12, "GB per GPU", "planner assumption, as for image generation", "need when a vision or general workload"
+    " names no model")
+DEFAULT_CONTEXT = Param(
+    8192, "tokens", "planner assumption: a long chat or a document prompt; capped at the model's context length",
+    "LLM inference context when --context is not given")
+DEFAULT_TRAINING_SEQUENCE = Param(
+    2048, "tokens", "planner assumption: the sequence length of common fine-tuning recipes",
+    "LLM training/fine-tuning sequence length when --context is not given")
+DEFAULT_VISION_BATCH = Param(
+    64, "images per GPU", "planner assumption: a common ImageNet-style per-GPU batch", "vision training batch")
+# Performance model (planner/recommend/perf.py); fitted to the calibration set in planner/recommend/calibration.py
+TRAINING_INTENSITY = Param(
+    110, "FLOP per DRAM byte", "fitted to A100/V100 = 1.70 (Dettmers) and RTX 4090/3090 = 1.73–1.77 (Lambda,"
+    " BERT and Transformer-XL fp16 training)", "16-bit transformer training: cards below this ridge point"
+    " (the RTX 3090's is 76) are compute-bound, those above it memory-bound")
+INFERENCE_BATCH = Param(
+    512, "tokens", "fitted to RTX 4090 = 0.33 × H100 SXM for 8-bit inference (Dettmers 2023)", "batched"
+    " inference: a 16-bit weight byte serves this many FLOP (8-bit: twice as many), so it is compute-bound")
+ROOFLINE_SHARPNESS = Param(
+    10, "exponent", "fitted with the figures above (minimax error)", "time = (compute^k + memory^k)^(1/k): a"
+    " roofline softened because not every kernel sits at the same intensity")
+L2_TRAFFIC_SAVING = Param(
+    0.15, "fraction", "fitted (Dettmers 2023 argues a large L2 cuts DRAM traffic; MLC: the RTX 4090 decodes"
+    " 6–10 % faster than the 3090 Ti at the same bandwidth)", "most DRAM traffic a large L2 cache saves")
+L2_HALF_SIZE = Param(
+    96, "MB", "fitted with L2_TRAFFIC_SAVING", "L2 size that saves half of L2_TRAFFIC_SAVING")
+DECODE_EFFICIENCY = Param(
+    0.73, "fraction of bandwidth", "fitted to MLC LLM decode speeds of Llama 2 7B/13B in 4-bit on RTX 4090 and"
+    " 3090 Ti (github.com/mlc-ai/llm-perf-bench: 204.8/113.5 and 186.7/107.4 tok/s)", "batch-1 decode reads"
+    " every active weight once per token")
+AMD_SOFTWARE_EFFICIENCY = Param(
+    0.76, "× the CUDA-calibrated speed", "llama.cpp issue #20934 (2026): RX 7900 XTX, LLaMA 7B Q4_0 tg128 167–177"
+    " tok/s with the Vulkan backend and 129–144 with ROCm, 0.85× and 0.68× what the model gives its bandwidth;"
+    " 0.76 is their geometric mean", "AMD cards run the same work through less mature kernels than CUDA's; no"
+    " training figure was found, so the decode one stands for every workload")
+MULTI_GPU_SCALING = Param(
+    0.9, "per doubling of GPUs", "planner assumption; Lambda: 2 × RTX 4090 over PCIe 4.0 'scaled reasonably"
+    " well'; Dettmers: PCIe is fine for 2–4 GPUs", "throughput of n cards = n × per-card × 0.9^log2(n)")
+REFERENCE_CHIP = "h100-sxm5-80gb"  # relative performance 1.00, as the Dettmers charts normalise
+# Ranking and cost (planner/recommend/rank.py)
+BASE_DESKTOP_PRICE = Param(
+    1800, "USD", "planner assumption: CPU, board, 64 GB RAM, 1600 W PSU, case and SSD of a 4-GPU desktop",
+    "Dettmers normalises performance per dollar by card price plus a share of a base desktop")
+BASE_DESKTOP_GPUS = Param(
+    4, "GPUs", "planner assumption", "the base desktop's price is shared over this many cards")
+DEFAULT_MAX_GPUS = Param(
+    4, "GPUs", "Dettmers: 2–4 GPUs per desktop", "counts considered without --gpus or --build")
+MAX_BUILD_GPUS = Param(
+    8, "GPUs", "the largest example builds (8-GPU frames)", "counts tried against a --build")
+# Cloud vs buy (planner/recommend/tco.py)
+DEFAULT_UTILIZATION = Param(
+    0.15, "fraction of the day", "Dettmers (reference README): personal PhD desktops < 15 %, PhD clusters > 35 %,"
+    " company clusters > 60 %", "usage when neither --hours-per-day nor --utilization is given")
+DEFAULT_ELECTRICITY_PRICE = Param(
+    0.16, "USD/kWh", "US EIA Electric Power Monthly: average US residential price ~16 ¢/kWh in 2023",
+    "when --electricity is not given")
+BASE_SYSTEM_POWER = Param(
+    150, "W", "planner assumption: CPU, board, RAM, drives and fans while the GPUs work (Dettmers' example: 100 W"
+    " CPU)", "wall draw of an option without a build")
+WALL_EFFICIENCY = Param(
+    0.90, "fraction", "80 PLUS Gold at 50 % load, 115 V (reference README)", "DC → wall when no PSU is known")

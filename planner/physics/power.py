@@ -1,13 +1,17 @@
-"""The DC power budget of SPEC §4.1 and each PSU's usable rating at its circuit's voltage."""
+"""The DC power budget of SPEC §4.1 and each PSU's usable rating at its circuit's voltage.
+
+Who feeds what (the multi-PSU split) is in delivery.py; efficiency and wall draw in efficiency.py and wall.py;
+transient peaks in transients.py."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from planner.models.parts import Psu
 from planner.physics import params
 from planner.resolve import ResolvedBuild
 
-LOW_LINE_VOLTS = 200.0  # below this a circuit is "115 V class" and derating PSUs give wattage_115v
+LOW_LINE_VOLTS = params.LOW_LINE_VOLTAGE.value  # below: a "115 V class" circuit; derating PSUs give wattage_115v
 
 
 class DcBudget(NamedTuple):
@@ -51,7 +55,16 @@ def dc_budget(build: ResolvedBuild) -> DcBudget:
 def psu_rating(build: ResolvedBuild, psu_index: int) -> float:
     """A PSU's continuous rating on its circuit: `wattage_115v` on a 100–127 V circuit if it derates."""
     use = build.psus[psu_index]
-    voltage = build.circuit(use.circuit).outlet.voltage
-    if voltage < LOW_LINE_VOLTS and use.part.wattage_115v is not None:
-        return use.part.wattage_115v
-    return use.part.wattage
+    return rated_watts(use.part, build.circuit(use.circuit).outlet.voltage)
+
+
+def rated_watts(psu: Psu, voltage: float) -> float:
+    """A PSU's continuous rating at a circuit voltage (its 230 V wattage, or `wattage_115v` below 200 V)."""
+    if voltage < LOW_LINE_VOLTS and psu.wattage_115v is not None:
+        return psu.wattage_115v
+    return psu.wattage
+
+
+def runs_on(psu: Psu, voltage: float) -> bool:
+    """Whether a PSU accepts this mains voltage (some 2 kW+ units take 200–240 V only)."""
+    return psu.min_input_voltage is None or voltage >= psu.min_input_voltage
