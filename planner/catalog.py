@@ -12,6 +12,7 @@ import os
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -75,17 +76,21 @@ class Catalog:
         self._files: dict[Path, dict[str, Any]] = {}
         self._valid: dict[Path, dict[str, Any]] = {}  # validated data of each file's valid entries
         self._texts: dict[Path, str] = {}
+        self._kind_files: dict[str, list[Path]] = {}
+        self._curated_entries: dict[str, dict[str, Entry]] = {}
 
     # -- reading ---------------------------------------------------------------------------------
     def files(self, kind: str) -> list[Path]:
         """The files of a kind, in override order."""
-        name = KIND_FILES[kind]
-        found = []
-        for directory in self.dirs:
-            for candidate in (directory / "imported" / name, directory / name):
-                if candidate.is_file():
-                    found.append(candidate)
-        return found
+        if kind not in self._kind_files:
+            name = KIND_FILES[kind]
+            found = []
+            for directory in self.dirs:
+                for candidate in (directory / "imported" / name, directory / name):
+                    if candidate.is_file():
+                        found.append(candidate)
+            self._kind_files[kind] = found
+        return self._kind_files[kind]
 
     def _file(self, path: Path) -> dict[str, Any]:
         """A file's entries, from the per-user cache when the file has not changed since it was made."""
@@ -144,7 +149,9 @@ class Catalog:
         """Entries of the curated (not bulk-imported) files only, without reading the imported ones."""
         if kind in self._raw:
             return self._raw[kind]
-        merged: dict[str, Entry] = {}
+        if kind in self._curated_entries:
+            return self._curated_entries[kind]
+        merged: dict[str, Entry] = self._curated_entries.setdefault(kind, {})
         for path in self.files(kind):
             if path.parent.name != "imported":
                 label = display_path(path)
@@ -173,7 +180,13 @@ class Catalog:
         """The validated part; UnknownPartError (with suggestions) or CatalogError."""
         key = (kind, part_id)
         if key not in self._parsed:
-            entry = self.entry(kind, part_id)
+            self._part(kind, self.entry(kind, part_id))
+        return self._parsed[key]
+
+    def _part(self, kind: str, entry: Entry) -> Part:
+        """The validated part of an entry (cached by kind and id)."""
+        key, part_id = (kind, entry.id), entry.id
+        if key not in self._parsed:
             if entry.validated is not None:
                 from planner.catalog_cache import construct
 
@@ -194,11 +207,11 @@ class Catalog:
         """Every valid part of a kind (invalid ones are skipped; `validate()` reports them); with `curated`,
         only hand-curated entries (fully sourced; what fixes suggest)."""
         entries = self.entries(kind) if not curated else self._curated(kind)
-        for part_id, entry in entries.items():
+        for entry in entries.values():
             if curated and entry.imported:
                 continue
             try:
-                yield self.get(kind, part_id)
+                yield self._part(kind, entry)
             except CatalogError:
                 continue
 
@@ -343,6 +356,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 
+@cache
 def display_path(path: Path) -> str:
     """A path as users know it: `catalogs/gpus.toml` for built-in files, else as given/relative."""
     builtin = builtin_dir()

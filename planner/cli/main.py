@@ -269,7 +269,9 @@ COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with `only`, just that command's subparser (argparse needs only the one that runs,
+    and building the others costs a cold `planner check` time it should not pay)."""
     parser = argparse.ArgumentParser(
         prog="planner",
         description="Plan multi-GPU deep-learning workstations: will it fit, power up, stay on the breaker "
@@ -283,13 +285,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"planner {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = _common()
-    for add, _ in COMMANDS.values():
-        add(sub, common)
+    for name, (add, _) in COMMANDS.items():
+        if only is None or name == only:
+            add(sub, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse: --help (0) or a usage error (2)

@@ -77,8 +77,25 @@ class Layout(NamedTuple):
         return next(s for s in self.slots if s.name == name)
 
 
+#: Layouts by the identity of the parts they come from (catalog parts are shared objects, so every
+#: re-check of a build hits this); the parts are kept with the layout so an id is never reused meanwhile.
+_LAYOUTS: dict[tuple[int, int, int], tuple[Layout, object, object, object]] = {}
+
+
 def layout_of(build: ResolvedBuild) -> Layout:
     """The build's layout from its motherboard, case and CPU."""
+    key = (id(build.motherboard), id(build.case), id(build.cpu))
+    hit = _LAYOUTS.get(key)
+    if hit is not None and hit[1] is build.motherboard and hit[2] is build.case and hit[3] is build.cpu:
+        return hit[0]
+    if len(_LAYOUTS) > 512:
+        _LAYOUTS.clear()
+    layout = _layout(build)
+    _LAYOUTS[key] = (layout, build.motherboard, build.case, build.cpu)
+    return layout
+
+
+def _layout(build: ResolvedBuild) -> Layout:
     board, case = build.motherboard, build.case
     slots = tuple(sorted((SlotSite(s.name, s.position, s.size, s.lanes, s.gen, s.source, tuple(s.shares))
                           for s in board.slots), key=lambda s: s.position))
