@@ -113,3 +113,33 @@ async def test_changing_a_part_replaces_it_from_the_catalog(tmp_path: Path, cata
         await _pick(app, pilot, "meshify 2 xl")
         assert app.session.data()["case"] == "fractal-meshify-2-xl"
         assert "case.form-factor" not in {f.code for f in app.result.report.findings}
+
+
+@pytest.mark.asyncio
+async def test_the_wizard_ranks_gpus_and_adds_the_chosen_ones_to_the_build(catalog: Catalog) -> None:
+    from textual.widgets import Input, Select
+
+    from tui.screens.wizard import Wizard
+
+    app = make_app(None, catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("w")
+        await pilot.pause()
+        wizard = app.screen
+        assert isinstance(wizard, Wizard)
+        wizard.query_one("#workload", Select).value = "llm-inference"
+        await pilot.pause()
+        wizard.query_one("#model", Select).value = "llama-3-70b"
+        wizard.query_one("#precision", Select).value = "int4"
+        wizard.query_one("#budget", Input).value = "4000"
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        ranked = wizard.query_one("#ranked", DataTable)
+        assert ranked.row_count > 0
+        first = next(iter(wizard.rows.values()))
+        await pilot.press("enter")  # the ranked table has focus: take the best value
+        await pilot.pause()
+        assert not isinstance(app.screen, Wizard)
+        gpu = app.session.data()["gpu"][0]
+        assert (gpu["part"], gpu["count"]) == (first.board, first.cards)
+        assert app.session.data()["workload"] == "llm-inference"

@@ -20,6 +20,7 @@ from planner.session import SINGLE_PARTS, BuildSession, CheckResult
 from tui.screens.dialogs import AskPath, Confirm, ShowError
 from tui.screens.picker import CatalogPicker
 from tui.screens.tuner import Tuner
+from tui.screens.wizard import Choice, Wizard
 from tui.widgets.findings import FindingsPanel
 from tui.widgets.parts import PartsList
 from tui.widgets.totals import TotalsPanel
@@ -45,6 +46,7 @@ class PlannerApp(App[None]):
         Binding("x", "apply_fix", "Apply fix"),
         Binding("t", "tune", "Tune power"),
         Binding("o", "optimise", "Optimise"),
+        Binding("w", "wizard", "Recommend"),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+o", "open", "Open", show=False),
         Binding("tab", "focus_next", "Next panel", show=False),
@@ -101,6 +103,8 @@ class PlannerApp(App[None]):
                             self.action_tune)
         yield SystemCommand("Optimise power limits", "The highest limits that clear every power, outlet and "
                             "thermal error", self.action_optimise)
+        yield SystemCommand("Recommend GPUs", "Workload → model → precision → budget → ranked GPUs → add to build",
+                            self.action_wizard)
         yield SystemCommand("Save", "Save the build (atomically, keeping comments)", self.action_save)
         yield SystemCommand("Save as", "Save the build to another file", self.action_save_as)
         yield SystemCommand("Open", "Open another build file", self.action_open)
@@ -202,6 +206,23 @@ class PlannerApp(App[None]):
         self.session.apply(list(plan.changes))
         self.recheck()
         self.notify(plan.description, title="optimiser")
+
+    def action_wizard(self) -> None:
+        workload = str(self.session.data().get("workload", "llm-inference"))
+
+        def chosen(choice: Choice | None) -> None:
+            if choice is None:
+                return
+            if choice.board not in {b.id for b in self.session.catalog.all("gpu", curated=True)} and not any(
+                    kind == "gpu" for kind, _ in self.session.catalog.find(choice.board)):
+                self.notify(f"{choice.board} has no board in the catalogs to add", severity="warning")
+                return
+            self.session.add("gpu", choice.board, count=choice.cards)
+            self.session.set_field("workload", choice.workload)
+            self.recheck()
+            self.notify(f"Added {choice.cards} × {choice.board}")
+
+        self.push_screen(Wizard(self.session.catalog, workload), chosen)
 
     # -- files ------------------------------------------------------------------------------------------
     def action_save(self) -> None:
