@@ -23,6 +23,7 @@ from tui.screens.tuner import Tuner
 from tui.screens.wizard import Choice, Wizard
 from tui.widgets.findings import FindingsPanel
 from tui.widgets.parts import PartsList
+from tui.widgets.slots import SlotDiagram
 from tui.widgets.totals import TotalsPanel
 
 ADDABLE = {"gpu", "psu", "circuit"}
@@ -34,7 +35,7 @@ class PlannerApp(App[None]):
     TITLE = "gpu-rig-planner"
     CSS = """
     #main { height: 1fr; }
-    #left { width: 45%; min-width: 34; border-right: solid $primary; }
+    #left { width: 50%; min-width: 34; border-right: solid $primary; }
     #right { width: 1fr; }
     """
     BINDINGS = [
@@ -64,6 +65,7 @@ class PlannerApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield PartsList(id="parts")
+                yield SlotDiagram(id="slots")
             with Vertical(id="right"):
                 yield FindingsPanel(id="findings")
                 yield TotalsPanel(id="totals")
@@ -86,6 +88,7 @@ class PlannerApp(App[None]):
         findings = result.report.findings if result.report else []
         self.query_one(FindingsPanel).show(findings, notes)
         self.query_one(TotalsPanel).show(result.report)
+        self.query_one(SlotDiagram).show(result.build)
         name = self.session.data().get("name", "New build")
         verdict = result.report.verdict.upper() if result.report else "INCOMPLETE"
         self.title = f"{name} — {verdict}"

@@ -10,7 +10,7 @@ from planner.fmt import num, usd, watts
 from planner.report import Report
 
 
-def _bar(fraction: float, width: int = 16) -> Text:
+def _bar(fraction: float, width: int = 10) -> Text:
     filled = min(width, round(fraction * width))
     style = "red" if fraction > 1 else "yellow" if fraction > 0.8 else "green"
     return Text("█" * filled + "░" * (width - filled), style=style)
@@ -27,24 +27,24 @@ class TotalsPanel(Static):
             return
         s = report.summary
         table = Table.grid(padding=(0, 1))
-        table.add_column(style="bold", no_wrap=True)
-        table.add_column()
-        table.add_row("DC load", f"{watts(s.dc_load_w)} sustained"
-                      + (f", {watts(s.dc_peak_w)} peak" if s.dc_peak_w is not None else ""))
-        for psu in s.psus:
+        table.add_column(style="bold", no_wrap=True, max_width=12)
+        table.add_column(no_wrap=True, overflow="ellipsis")
+        table.add_row("DC load", f"{watts(s.dc_load_w)}"
+                      + (f", peak {watts(s.dc_peak_w)}" if s.dc_peak_w is not None else ""))
+        for n, psu in enumerate(s.psus, start=1):
             if psu.load_fraction is not None:
                 share = f" {psu.load_fraction * 100:.0f} % of {watts(psu.rating_w)}"
                 line = Text.assemble(_bar(psu.load_fraction), share)
             else:
                 line = Text(f"{watts(psu.rating_w)} rating")
-            table.add_row(f"PSU {psu.part}", line)
+            table.add_row(f"PSU{n}", line)
         for circuit in s.circuits:
             limit = circuit.continuous_limit_w
             if circuit.wall_w is not None:
                 line = Text.assemble(_bar(circuit.wall_w / limit), f" {watts(circuit.wall_w)} of {watts(limit)}")
             else:
                 line = Text(f"limit {watts(limit)} at {num(circuit.voltage_v)} V")
-            table.add_row(f"Circuit {circuit.name}", line)
+            table.add_row(f"⏚ {circuit.name[:10]}", line)
         for i, gpu in enumerate(s.gpus, start=1):
             where = gpu.mount or "not placed"
             temp = f", {gpu.temperature_c:.0f} °C" if gpu.temperature_c is not None else ""
