@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
+from tui.app import make_app
+
 from conftest import ROOT
 from helpers import TEST_CATALOG
-from tui.app import make_app
 
 BUILD = Path("tests/data/tui-build.toml")  # relative: the path is shown in the header
 SIZES = [(100, 34), (80, 24)]
