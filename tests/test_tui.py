@@ -143,3 +143,17 @@ async def test_the_wizard_ranks_gpus_and_adds_the_chosen_ones_to_the_build(catal
         gpu = app.session.data()["gpu"][0]
         assert (gpu["part"], gpu["count"]) == (first.board, first.cards)
         assert app.session.data()["workload"] == "llm-inference"
+
+
+@pytest.mark.asyncio
+async def test_the_picker_filters_by_fields_typed_in_the_search(catalog: Catalog) -> None:
+    app = make_app(None, catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("a")
+        await pilot.press(*"memory>=48 slots<=2")
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, CatalogPicker) and picker.parts
+        for part in picker.parts.values():
+            assert part.slot_width <= 2  # type: ignore[attr-defined]
+            assert (picker._memory(part) or 0) >= 48

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -14,6 +16,11 @@ from planner.errors import PlannerError
 from planner.models.parts import GpuBoard, GpuChip, Part, Psu
 
 PICKABLE = ("gpu", "case", "motherboard", "cpu", "psu", "outlet", "riser")
+#: Filters typed into the search box, e.g. `memory>=24 slots<=2`: name → part field.
+FILTER_FIELDS = {"memory": "memory", "slots": "slot_width", "tdp": "tdp", "watts": "wattage",
+                 "length": "length", "price": "price", "gpu-length": "max_gpu_length",
+                 "expansion": "expansion_slots", "lanes": "pcie_lanes"}
+_FILTER = re.compile(r"^([a-z-]+)(<=|>=|=|<|>)(\d+(?:\.\d+)?)$")
 SORTS = [("Price", "price"), ("Name", "name"), ("Memory", "memory"), ("TDP / wattage", "power")]
 MAX_ROWS = 200
 
@@ -46,7 +53,7 @@ class CatalogPicker(ModalScreen[str | None]):
             with Horizontal(id="controls"):
                 yield Select([(k, k) for k in PICKABLE], value=self.kind, allow_blank=False, id="kind",
                              disabled=self.fixed_kind)
-                yield Input(placeholder="search: words in the id, name or maker", id="search")
+                yield Input(placeholder="search words, filters like memory>=24 slots<=2 watts>=1600", id="search")
                 yield Select(SORTS, value=self.sort, allow_blank=False, id="sort")
             yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
             yield Static(id="details")
@@ -77,8 +84,9 @@ class CatalogPicker(ModalScreen[str | None]):
         self.dismiss(str(event.row_key.value))
 
     def refresh_results(self) -> None:
-        text = self.query_one("#search", Input).value
-        found = [part for _, part in self.catalog.search(text, [self.kind])]
+        words, filters = _filters(self.query_one("#search", Input).value)
+        found = [part for _, part in self.catalog.search(" ".join(words), [self.kind])
+                 if all(_passes(self._figure(part, name), op, value) for name, op, value in filters)]
         found.sort(key=self._sort_key)
         self.parts = {p.id: p for p in found[:MAX_ROWS]}
         table = self.query_one("#results", DataTable)
@@ -100,6 +108,14 @@ class CatalogPicker(ModalScreen[str | None]):
             return (-(power or 0),)
         return (part.price is None, part.price or 0.0, part.name.lower())
 
+    def _figure(self, part: Part, name: str) -> float | None:
+        """A figure a filter can compare: memory (GB), slots, tdp/watts (W), length (mm), price (USD)."""
+        if name == "memory":
+            return self._memory(part)
+        field = FILTER_FIELDS[name]
+        value = getattr(part, field, None)
+        return float(value) if isinstance(value, (int, float)) else None
+
     def _memory(self, part: Part) -> float | None:
         if isinstance(part, GpuBoard):
             try:
@@ -117,3 +133,22 @@ class CatalogPicker(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _filters(text: str) -> tuple[list[str], list[tuple[str, str, float]]]:
+    """Split the search box into words and `field<op>number` filters on known fields."""
+    words, filters = [], []
+    for token in text.split():
+        match = _FILTER.match(token.lower())
+        if match and match.group(1) in FILTER_FIELDS:
+            filters.append((match.group(1), match.group(2), float(match.group(3))))
+        else:
+            words.append(token)
+    return words, filters
+
+
+def _passes(figure: float | None, op: str, value: float) -> bool:
+    if figure is None:
+        return False
+    return {"<=": figure <= value, ">=": figure >= value, "=": figure == value, "<": figure < value,
+            ">": figure > value}[op]
