@@ -70,18 +70,25 @@ def write(cached: Path, raw: dict[str, Any], valid: dict[str, Any]) -> None:
 
 def construct(model: type[BaseModel], data: dict[str, Any]) -> BaseModel:
     """Rebuild a model from data that an earlier run validated and dumped (nested models included)."""
-    values: dict[str, Any] = {}
-    for name, field in model.model_fields.items():
-        if name not in data:
-            continue
-        value = data[name]
-        nested = _nested_model(field.annotation)  # type: ignore[arg-type]  # annotations are hashable
-        if nested is not None and isinstance(value, list):
-            value = [construct(nested, v) for v in value]
-        elif nested is not None and value is not None:
-            value = construct(nested, value)
-        values[name] = value
+    values = dict(data)
+    for name, nested in _nested_fields(model):
+        value = values.get(name)
+        if isinstance(value, list):
+            values[name] = [construct(nested, v) for v in value]
+        elif isinstance(value, dict):
+            values[name] = construct(nested, value)
     return model.model_construct(**values)
+
+
+@cache
+def _nested_fields(model: type[BaseModel]) -> tuple[tuple[str, type[BaseModel]], ...]:
+    """The fields of a model that hold models (or lists of them), worked out once per model."""
+    found = []
+    for name, field in model.model_fields.items():
+        nested = _nested_model(field.annotation)  # type: ignore[arg-type]  # annotations are hashable
+        if nested is not None:
+            found.append((name, nested))
+    return tuple(found)
 
 
 @cache
