@@ -170,3 +170,20 @@ async def test_the_picker_filters_by_fields_typed_in_the_search(catalog: Catalog
         for part in picker.parts.values():
             assert part.slot_width <= 2  # type: ignore[attr-defined]
             assert (picker._memory(part) or 0) >= 48
+
+
+@pytest.mark.asyncio
+async def test_the_picker_sorts_gpus_by_performance_per_dollar(catalog: Catalog) -> None:
+    from textual.widgets import Select
+
+    app = make_app(None, catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("a")
+        picker = app.screen
+        assert isinstance(picker, CatalogPicker)
+        picker.query_one("#sort", Select).value = "value"
+        await pilot.pause()
+        values = [picker._perf_per_dollar(p) for p in picker.parts.values()]
+        priced = [v for v in values if v is not None]
+        assert priced and priced == sorted(priced, reverse=True)
+        assert values[: len(priced)] == priced  # unpriced boards last

@@ -21,7 +21,8 @@ FILTER_FIELDS = {"memory": "memory", "slots": "slot_width", "tdp": "tdp", "watts
                  "length": "length", "price": "price", "gpu-length": "max_gpu_length",
                  "expansion": "expansion_slots", "lanes": "pcie_lanes"}
 _FILTER = re.compile(r"^([a-z-]+)(<=|>=|=|<|>)(\d+(?:\.\d+)?)$")
-SORTS = [("Price", "price"), ("Name", "name"), ("Memory", "memory"), ("TDP / wattage", "power")]
+SORTS = [("Price", "price"), ("Name", "name"), ("Memory", "memory"), ("TDP / wattage", "power"),
+         ("Perf / $ (GPUs)", "value")]
 MAX_ROWS = 200
 
 
@@ -103,6 +104,9 @@ class CatalogPicker(ModalScreen[str | None]):
         if self.sort == "memory":
             memory = self._memory(part)
             return (-(memory or 0), part.price is None, part.price or 0)
+        if self.sort == "value":
+            value = self._perf_per_dollar(part)
+            return (value is None, -(value or 0.0))
         if self.sort == "power":
             power = getattr(part, "tdp", None) or (part.wattage if isinstance(part, Psu) else None)
             return (-(power or 0),)
@@ -115,6 +119,18 @@ class CatalogPicker(ModalScreen[str | None]):
         field = FILTER_FIELDS[name]
         value = getattr(part, field, None)
         return float(value) if isinstance(value, (int, float)) else None
+
+    def _perf_per_dollar(self, part: Part) -> float | None:
+        """fp16 training speed (the recommendation's performance model) per $1,000 of the board's price."""
+        if not isinstance(part, GpuBoard) or not part.price:
+            return None
+        from planner.recommend.perf import speed
+
+        try:
+            chip = self.catalog.get("gpu-chip", part.chip)
+        except PlannerError:
+            return None
+        return speed(chip, "fp16_training") / part.price * 1000 if isinstance(chip, GpuChip) else None
 
     def _memory(self, part: Part) -> float | None:
         if isinstance(part, GpuBoard):
