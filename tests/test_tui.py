@@ -6,13 +6,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input, Select
 
 from planner.catalog import Catalog
 from planner.session import BuildSession
 from tui.app import PlannerApp, make_app
 from tui.screens.dialogs import Confirm, ShowError
 from tui.screens.picker import CatalogPicker
+from tui.screens.wizard import Wizard
 from tui.widgets.parts import PartsList
 
 from conftest import example
@@ -27,6 +28,15 @@ async def _pick(app: PlannerApp, pilot: object, words: str) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def _fill_wizard(wizard: Wizard, pilot: object) -> None:
+    """Llama 3 70B in 4-bit for inference, $4,000 for the GPUs."""
+    wizard.query_one("#workload", Select).value = "llm-inference"
+    await pilot.pause()  # type: ignore[attr-defined]
+    wizard.query_one("#model", Select).value = "llama-3-70b"
+    wizard.query_one("#precision", Select).value = "int4"
+    wizard.query_one("#budget", Input).value = "4000"
+
+
 async def _select_row(app: PlannerApp, pilot: object, key: str) -> None:
     table = app.query_one(PartsList)
     keys = [row.value for row in table.rows]
@@ -36,21 +46,13 @@ async def _select_row(app: PlannerApp, pilot: object, key: str) -> None:
 
 @pytest.mark.asyncio
 async def test_build_from_nothing_with_the_wizard_fix_it_save_and_reload(tmp_path: Path, catalog: Catalog) -> None:
-    from textual.widgets import Input, Select
-
-    from tui.screens.wizard import Wizard
-
     app = make_app(None, catalog)
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("w")  # the recommendation wizard
         await pilot.pause()
         wizard = app.screen
         assert isinstance(wizard, Wizard)
-        wizard.query_one("#workload", Select).value = "llm-inference"
-        await pilot.pause()
-        wizard.query_one("#model", Select).value = "llama-3-70b"
-        wizard.query_one("#precision", Select).value = "int4"
-        wizard.query_one("#budget", Input).value = "4000"
+        await _fill_wizard(wizard, pilot)
         await pilot.press("ctrl+r", "enter")  # rank, then add the best value to the build
         await pilot.pause()
         gpu = app.session.data()["gpu"][0]
@@ -130,21 +132,13 @@ async def test_changing_a_part_replaces_it_from_the_catalog(tmp_path: Path, cata
 
 @pytest.mark.asyncio
 async def test_the_wizard_ranks_gpus_and_adds_the_chosen_ones_to_the_build(catalog: Catalog) -> None:
-    from textual.widgets import Input, Select
-
-    from tui.screens.wizard import Wizard
-
     app = make_app(None, catalog)
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("w")
         await pilot.pause()
         wizard = app.screen
         assert isinstance(wizard, Wizard)
-        wizard.query_one("#workload", Select).value = "llm-inference"
-        await pilot.pause()
-        wizard.query_one("#model", Select).value = "llama-3-70b"
-        wizard.query_one("#precision", Select).value = "int4"
-        wizard.query_one("#budget", Input).value = "4000"
+        await _fill_wizard(wizard, pilot)
         await pilot.press("ctrl+r")
         await pilot.pause()
         ranked = wizard.query_one("#ranked", DataTable)
@@ -174,7 +168,6 @@ async def test_the_picker_filters_by_fields_typed_in_the_search(catalog: Catalog
 
 @pytest.mark.asyncio
 async def test_the_picker_sorts_gpus_by_performance_per_dollar(catalog: Catalog) -> None:
-    from textual.widgets import Select
 
     app = make_app(None, catalog)
     async with app.run_test(size=(100, 34)) as pilot:
