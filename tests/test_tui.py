@@ -168,7 +168,6 @@ async def test_the_picker_filters_by_fields_typed_in_the_search(catalog: Catalog
 
 @pytest.mark.asyncio
 async def test_the_picker_sorts_gpus_by_performance_per_dollar(catalog: Catalog) -> None:
-
     app = make_app(None, catalog)
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("a")
