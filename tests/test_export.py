@@ -96,3 +96,16 @@ def test_export_of_a_bad_build_exits_2(tmp_path: Path) -> None:
     bad.write_text("case = 3")
     result = run_cli("export", bad, "--format", "md")
     assert result.code == 2 and "Traceback" not in result.err
+
+
+def test_a_written_file_gets_the_permissions_a_plain_write_would(tmp_path: Path) -> None:
+    new = tmp_path / "new.md"
+    atomic_write(new, "x")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert new.stat().st_mode & 0o777 == 0o666 & ~umask
+    existing = tmp_path / "existing.sh"
+    existing.write_text("old")
+    existing.chmod(0o755)
+    atomic_write(existing, "new", force=True)
+    assert existing.stat().st_mode & 0o777 == 0o755
