@@ -60,8 +60,6 @@ class CatalogPicker(ModalScreen[str | None]):
             yield Static(id="details")
 
     def on_mount(self) -> None:
-        table = self.query_one("#results", DataTable)
-        table.add_columns("Id", "Name", "Figures", "Price")
         self.refresh_results()
         self.query_one("#search", Input).focus()
 
@@ -91,7 +89,8 @@ class CatalogPicker(ModalScreen[str | None]):
         found.sort(key=self._sort_key)
         self.parts = {p.id: p for p in found[:MAX_ROWS]}
         table = self.query_one("#results", DataTable)
-        table.clear()
+        table.clear(columns=True)  # columns size to what is shown, not to the widest id ever listed
+        table.add_columns("Id", "Name", "Figures", "Price")
         for part in self.parts.values():
             table.add_row(part.id, part.name, summary(part), f"${part.price:,.0f}" if part.price else "", key=part.id)
         title = self.query_one("#title", Label)
