@@ -165,7 +165,9 @@ def resolve(spec: BuildFile, raw: dict[str, Any], catalog: Catalog, *, label: st
         outlet = r.part("outlet", c.outlet, ("circuit", i, "outlet"), Outlet)
         circuits.append(CircuitUse(c.name, outlet, c.other_load))
     if not circuits:
-        chosen = spec.region or region or DEFAULT_REGION
+        from planner.config import default_region
+
+        chosen = spec.region or region or default_region() or DEFAULT_REGION
         outlet_id = DEFAULT_OUTLETS[chosen]
         try:
             outlet = catalog.typed("outlet", outlet_id, Outlet)

@@ -22,6 +22,7 @@ def _no_user_catalog(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     """Tests never read the developer's own per-user catalog directory or cache."""
     monkeypatch.setenv("PLANNER_USER_CATALOG", str(tmp_path_factory.mktemp("user-catalog")))
     monkeypatch.setenv("PLANNER_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+    monkeypatch.setenv("PLANNER_CONFIG", str(tmp_path_factory.getbasetemp() / "no-config.toml"))
 
 
 @pytest.fixture(scope="session")

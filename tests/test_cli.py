@@ -160,3 +160,31 @@ def test_the_console_script_and_python_m_work_from_any_directory(tmp_path: Path)
                               cwd=tmp_path)
         assert proc.returncode == 1, proc.stderr
         assert json.loads(proc.stdout)[0]["verdict"] == "fail"
+
+
+def test_the_users_configured_region_sets_the_assumed_circuit(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from planner import config
+
+    config._read.cache_clear()
+    settings = tmp_path / "config.toml"
+    settings.write_text('region = "uk"\n')
+    monkeypatch.setenv("PLANNER_CONFIG", str(settings))
+    [report] = json.loads(run_cli("check", example("inline-watercooled-3090s.toml"), "--format", "json").out)
+    assert report["summary"]["circuits"][0]["outlet"] == "bs-1363-13a"
+    [overridden] = json.loads(run_cli("check", example("inline-watercooled-3090s.toml"), "--region", "jp",
+                                      "--format", "json").out)
+    assert overridden["summary"]["circuits"][0]["outlet"] == "jis-c-8303-15a"
+
+
+def test_a_bad_settings_file_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from planner import config
+
+    config._read.cache_clear()
+    settings = tmp_path / "config.toml"
+    settings.write_text('region = "mars"\n')
+    monkeypatch.setenv("PLANNER_CONFIG", str(settings))
+    result = run_cli("check", example("inline-watercooled-3090s.toml"))
+    assert result.code == 2
+    expected = "region must be one of us, eu, uk, jp, cn, au, got 'mars'"
+    assert result.err.strip() == f"planner: {settings}: region: {expected}"

@@ -179,3 +179,17 @@ async def test_the_picker_sorts_gpus_by_performance_per_dollar(catalog: Catalog)
         priced = [v for v in values if v is not None]
         assert priced and priced == sorted(priced, reverse=True)
         assert values[: len(priced)] == priced  # unpriced boards last
+
+
+@pytest.mark.asyncio
+async def test_export_writes_the_power_limit_script_for_a_sh_file(tmp_path: Path, catalog: Catalog) -> None:
+    app = make_app(example("pass-quad-3090-turbo-wrx80.toml"), catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        app.action_export()
+        await pilot.pause()
+        target = tmp_path / "limits.sh"
+        app.screen.query_one("Input").value = str(target)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+    script = target.read_text()
+    assert script.startswith("#!") and "nvidia-smi" in script and "-pl 280" in script

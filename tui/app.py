@@ -111,8 +111,8 @@ class PlannerApp(App[None]):
         yield SystemCommand("Save", "Save the build (atomically, keeping comments)", self.action_save)
         yield SystemCommand("Save as", "Save the build to another file", self.action_save_as)
         yield SystemCommand("Open", "Open another build file", self.action_open)
-        yield SystemCommand("Export parts list", "Write the parts list as Markdown, CSV, JSON or text",
-                            self.action_export)
+        yield SystemCommand("Export", "The parts list (Markdown, CSV, JSON, text) or the power limits "
+                            "(nvidia-smi script, systemd unit)", self.action_export)
 
     def _selected(self) -> str | None:
         return self.query_one(PartsList).selected_path
@@ -280,7 +280,8 @@ class PlannerApp(App[None]):
             from planner.fileio import atomic_write
 
             path = Path(name).expanduser()
-            fmt = {".md": "md", ".csv": "csv", ".json": "json"}.get(path.suffix, "text")
+            fmt = {".md": "md", ".csv": "csv", ".json": "json", ".sh": "nvidia-smi",
+                   ".service": "systemd"}.get(path.suffix, "text")
             if self.result is None or self.result.build is None:
                 self.push_screen(ShowError("Complete the build before exporting its parts list."))
                 return
@@ -291,7 +292,8 @@ class PlannerApp(App[None]):
                 return
             self.notify(f"Exported {path}")
 
-        self.push_screen(AskPath("Export the parts list to (.md, .csv, .json or .txt):", "parts.md"), chosen)
+        self.push_screen(AskPath("Export to: a parts list (.md, .csv, .json, .txt), the power limits as an "
+                                 "nvidia-smi script (.sh) or a systemd unit (.service):", "parts.md"), chosen)
 
     def action_quit_app(self) -> None:
         if not self.session.dirty:

@@ -1,0 +1,53 @@
+"""The user's settings file: defaults a builder sets once (so far, the region of their wall outlets).
+
+`~/.config/gpu-rig-planner/config.toml` on Linux (platformdirs; `PLANNER_CONFIG` overrides the path):
+
+    region = "eu"        # the outlet assumed when a build names no [[circuit]]: us, eu, uk, jp, cn, au
+
+Read only when a build needs a default, so an ordinary check never opens it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from planner.errors import InputError
+
+ENV = "PLANNER_CONFIG"
+REGIONS = ("us", "eu", "uk", "jp", "cn", "au")
+
+
+def config_path() -> Path:
+    env = os.environ.get(ENV)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("gpu-rig-planner")) / "config.toml"
+
+
+@cache
+def _read(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise InputError(f"not valid TOML: {error}", file=str(path)) from None
+    unknown = sorted(set(data) - {"region"})
+    if unknown:
+        raise InputError(f"unknown setting {unknown[0]!r}; the settings file knows: region", file=str(path))
+    return data
+
+
+def default_region() -> str | None:
+    """The region the user configured, if any; InputError naming the file when it is not a region."""
+    path = config_path()
+    region = _read(path).get("region")
+    if region is not None and region not in REGIONS:
+        raise InputError(f"region must be one of {', '.join(REGIONS)}, got {region!r}", file=str(path), key="region")
+    return region
