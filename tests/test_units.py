@@ -57,3 +57,9 @@ def test_non_quantities_are_rejected(bad: object) -> None:
 
 def test_the_unit_registry_is_built_once() -> None:
     assert registry() is registry()
+
+
+@pytest.mark.parametrize("bad", ["0]", "5 (", "3 W**", "2 1/", "7 @", "1 W W W"])
+def test_garbled_units_are_reported_not_raised(bad: str) -> None:
+    with pytest.raises(ValueError, match="expected a power"):
+        to_canonical(bad, "power")
