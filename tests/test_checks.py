@@ -200,3 +200,20 @@ def test_a_figure_the_catalog_marks_as_estimated_is_called_an_estimate() -> None
         '[[gpu]]\npart = { base = "nvidia-rtx-3090-fe", height = "190 mm", estimated = ["height"] }\n'
     [finding] = findings(text, "case.gpu-height")
     assert "190 mm (estimated) tall" in finding.message
+
+
+def test_rechecking_only_the_checks_a_power_edit_can_change_gives_the_same_reports(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fixes verified with the fit checks skipped (for power-limit, PSU and circuit edits) are exactly those
+    a full re-check verifies, on every example build."""
+    import planner.checks as checks
+    from planner.api import check_file
+    from planner.catalog import Catalog
+
+    from conftest import EXAMPLES
+
+    files = sorted(EXAMPLES.glob("*.toml"))
+    quick = [check_file(f, Catalog()) for f in files]
+    monkeypatch.setattr(checks, "_POWER_EDIT", __import__("re").compile(r"^$"))  # never skip
+    full = [check_file(f, Catalog()) for f in files]
+    assert quick == full

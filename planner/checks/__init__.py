@@ -8,6 +8,7 @@ module here and its name below; the CLI and TUI only call `run_checks`.
 from __future__ import annotations
 
 import importlib
+import re
 
 from planner.catalog import Catalog
 from planner.checks.context import Context, Settings
@@ -24,29 +25,43 @@ for _module in _CHECK_MODULES:
 __all__ = ["REGISTRY", "Change", "Context", "Finding", "Fix", "Settings", "check", "run_checks"]
 
 
+#: Checks of physical fit: they read the board, case, CPU, cards and risers, never power limits, PSUs or
+#: circuits.
+FIT_CHECKS = ("case.", "slot.", "pcie.", "riser.")
+#: Edits that cannot change a fit finding: power limits, PSUs and the circuits they plug into.
+_POWER_EDIT = re.compile(r"^(gpu\[\d+\]\.power_limit|psu(\[\d+\](\.(part|circuit))?)?|circuit(\[\d+\](\.[a-z_]+)?)?)$")
+
+
 def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
-               propose_fixes: bool = True) -> list[Finding]:
-    """Every registered check on a build; errors first. Fixes are verified by re-checking."""
+               propose_fixes: bool = True, skip: tuple[str, ...] = ()) -> list[Finding]:
+    """Every registered check on a build (but those whose code starts with a `skip` prefix); errors first.
+    Fixes are verified by re-checking the changed build."""
     settings = settings or Settings()
-    plain = _run(Context(build, catalog, settings, propose_fixes=False))
+    plain = _run(Context(build, catalog, settings, propose_fixes=False), skip)
     if not propose_fixes or not any(f.severity != "info" for f in plain):
         return plain
+    fit = [f for f in plain if f.code.startswith(FIT_CHECKS)]
     ctx = Context(build, catalog, settings, propose_fixes=True,
-                  recheck=lambda changes: _recheck(build, catalog, settings, changes),
+                  recheck=lambda changes: _recheck(build, catalog, settings, changes, fit),
                   errors_before={f.code for f in plain if f.severity == "error"})
-    return _run(ctx)
+    return _run(ctx, skip)
 
 
-def _run(ctx: Context) -> list[Finding]:
+def _run(ctx: Context, skip: tuple[str, ...] = ()) -> list[Finding]:
     findings: list[Finding] = []
-    for registered in REGISTRY.values():
-        findings.extend(registered.run(ctx))
+    for code, registered in REGISTRY.items():
+        if not (skip and code.startswith(skip)):
+            findings.extend(registered.run(ctx))
     findings.sort(key=lambda f: -SEVERITY_RANK[f.severity])
     return findings
 
 
-def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings,
-             changes: list[Change]) -> list[Finding] | None:
+def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes: list[Change],
+             fit: list[Finding] | None = None) -> list[Finding] | None:
+    """The findings of the build with `changes` applied (None: it no longer resolves). An edit of power
+    limits, PSUs or circuits cannot move a card, so the fit checks' findings are the unchanged build's
+    (`fit`, when the caller has them) and only the other checks run again — most candidate fixes are
+    such edits."""
     from planner.buildfile import validate
     from planner.edit import apply
     from planner.resolve import resolve
@@ -57,4 +72,6 @@ def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings,
         changed = resolve(spec, data, catalog, label=build.file, region=settings.region)
     except InputError:
         return None
+    if fit is not None and changes and all(_POWER_EDIT.match(c.path) for c in changes):
+        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=FIT_CHECKS), *fit]
     return run_checks(changed, catalog, settings, propose_fixes=False)
