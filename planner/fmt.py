@@ -22,3 +22,9 @@ def percent(fraction: float) -> str:
 
 def usd(value: float) -> str:
     return f"${num(value)}"
+
+
+def price_text(part: object) -> str:
+    """`, $1,499` after a part's id in a fix, or nothing when the catalog has no price."""
+    price = getattr(part, "price", None)
+    return f", {usd(price)}" if price is not None else ""

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix, estimated
 from planner.checks.registry import check
-from planner.fmt import mm
+from planner.fmt import mm, price_text
 from planner.models.parts import Case, GpuBoard
 from planner.physics import params
 
@@ -39,29 +39,25 @@ def _distinct_boards(ctx: Context) -> Iterator[tuple[GpuBoard, list[str]]]:
     yield from seen.values()
 
 
-def _other_cases(ctx: Context, code: str, reason: Callable[[Case], str]) -> list[Fix]:
-    """Up to two cheapest catalog cases that clear `code`, each verified by re-checking."""
-    if not ctx.propose_fixes:
-        return []
+def cases_for(ctx: Context) -> list[Case]:
+    """Curated catalog cases, other than the build's, that take its board and its longest card (with
+    spare length), cheapest first."""
     build = ctx.build
     longest = max(g.board.length for g in build.gpus)
-    candidates = [
-        c for c in ctx.catalog.all("case", curated=True)
-        if isinstance(c, Case) and c.id != build.case.id and takes_board(c, build.motherboard.form_factor)
-        and c.max_gpu_length >= longest + params.GPU_LENGTH_SPARE.value
-        and c.expansion_slots >= build.case.expansion_slots
-    ]
-    candidates.sort(key=lambda c: (c.price is None, c.price or 0.0, c.id))
-    fixes: list[Fix] = []
-    for case in candidates[:6]:
-        price = f", ${case.price:,.0f}" if case.price is not None else ""
-        fix = ctx.fix(f"use the {case.name} ({case.id}{price}): {reason(case)}", [Change(path="case", value=case.id)],
-                      code)
-        if fix is not None:
-            fixes.append(fix)
-        if len(fixes) == 2:
-            break
-    return fixes
+    cases = [c for c in ctx.catalog.all("case", curated=True)
+             if isinstance(c, Case) and c.id != build.case.id and takes_board(c, build.motherboard.form_factor)
+             and c.max_gpu_length >= longest + params.GPU_LENGTH_SPARE.value]
+    return sorted(cases, key=lambda c: (c.price is None, c.price or 0.0, c.id))
+
+
+def _other_cases(ctx: Context, code: str, reason: Callable[[Case], str]) -> list[Fix]:
+    """Up to two cheapest catalog cases (with at least the build's slots) that clear `code`, verified."""
+    if not ctx.propose_fixes:
+        return []
+    tries = ((f"use the {case.name} ({case.id}{price_text(case)}): {reason(case)}",
+              [Change(path="case", value=case.id)])
+             for case in cases_for(ctx) if case.expansion_slots >= ctx.build.case.expansion_slots)
+    return ctx.first_verified(tries, code, wanted=2, most=6)
 
 
 @check("case.form-factor")

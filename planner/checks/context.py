@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -101,6 +102,19 @@ class Context:
         if errors & set(plan.clears) or errors - self.errors_before:
             return None
         return Fix(description=plan.description, changes=plan.changes, verified=True)
+
+    def first_verified(self, tries: Iterable[tuple[str, list[Change]]], code: str, *, wanted: int,
+                       most: int) -> list[Fix]:
+        """Candidate fixes (description, changes) best first: re-check at most `most` of them and keep the
+        first `wanted` that clear `code`."""
+        fixes: list[Fix] = []
+        for description, changes in itertools.islice(tries, most):
+            fix = self.fix(description, changes, code)
+            if fix is not None:
+                fixes.append(fix)
+            if len(fixes) == wanted:
+                break
+        return fixes
 
     def fix(self, description: str, changes: list[Change], code: str) -> Fix | None:
         """A fix, verified by re-checking the changed build; None when re-checking shows it does not

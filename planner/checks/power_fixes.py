@@ -12,7 +12,7 @@ from typing import Any
 
 from planner.checks.context import Context
 from planner.checks.findings import Change, Fix
-from planner.fmt import watts
+from planner.fmt import price_text, watts
 from planner.models.parts import Outlet, Psu
 from planner.physics import params
 from planner.physics.power import rated_watts, runs_on
@@ -77,7 +77,7 @@ def replacement_psus(ctx: Context, psu_index: int, accept: Callable[[Psu, float]
     candidates.sort(key=lambda c: c[:4])
     fixes = []
     for *_, psu in candidates[:tries]:
-        price = f", ${psu.price:,.0f}" if psu.price is not None else ""
+        price = price_text(psu)
         role = "instead" if len(ctx.build.psus) == 1 else f"as PSU {psu_index + 1}"
         fix = ctx.fix(f"use the {psu.name} ({psu.id}{price}) {role}: {what(psu, rated_watts(psu, voltage))}",
                       [Change(path=f"psu[{psu_index}].part", value=psu.id)], code)
@@ -158,7 +158,7 @@ def second_circuit_fix(ctx: Context, name: str, code: str) -> Fix | None:
         return ctx.fix(f"plug PSU {on[-1].index + 1} ({on[-1].part.name}) into {where}",
                        [Change("circuit", circuits), Change("psu", psus)], code)
     for psu in _second_psu_candidates(ctx, on[0].index):
-        price = f", ${psu.price:,.0f}" if psu.price is not None else ""
+        price = price_text(psu)
         changes = [Change("circuit", circuits), Change("psu", [*psus, {"part": psu.id, "circuit": new_name}])]
         if not _split_works(ctx, changes):
             continue

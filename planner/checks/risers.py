@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from planner.checks import slot_fixes
+from planner.checks.case import cases_for
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
@@ -60,7 +61,7 @@ def mounts(ctx: Context) -> list[Finding]:
 
 
 def _case_with_mounts(ctx: Context, needed: int) -> list[Fix]:
-    cases = [c for c in slot_fixes.cases_for(ctx) if c.vertical_gpu_mounts >= needed]
+    cases = [c for c in cases_for(ctx) if c.vertical_gpu_mounts >= needed]
     return slot_fixes.verified(ctx, [(f"use a case with {needed} or more vertical mounts: the {c.name} ({c.id}"
                                       f"{slot_fixes.price_text(c)}, {c.vertical_gpu_mounts} mounts)",
                                       [Change(path="case", value=c.id)]) for c in cases], "riser.mount")

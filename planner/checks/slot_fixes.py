@@ -12,13 +12,12 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from planner.checks.case import takes_board
+from planner.checks.case import cases_for
 from planner.checks.context import Context
 from planner.checks.findings import Change, Fix
 from planner.errors import CatalogError, UnknownPartError
-from planner.fmt import usd
+from planner.fmt import price_text
 from planner.models.parts import Case, GpuBoard, GpuChip, Riser
-from planner.physics import params
 from planner.placement.from_build import problem_of
 from planner.placement.layout import CARD_SLOT_SIZE, OPEN_AIR_COOLERS, CardNeed, Layout
 from planner.placement.solver import Problem, solve
@@ -47,10 +46,6 @@ def fits_cache_clear() -> None:
     _fits.cache_clear()
 
 
-def price_text(part: Any) -> str:
-    return f", {usd(part.price)}" if getattr(part, "price", None) is not None else ""
-
-
 def _by_price(part: Any) -> tuple[bool, float, str]:
     return (part.price is None, part.price or 0.0, part.id)
 
@@ -60,14 +55,7 @@ def spec_cards(ctx: Context, spec: int) -> list[GpuInstance]:
 
 
 def verified(ctx: Context, tries: list[tuple[str, list[Change]]], code: str) -> list[Fix]:
-    fixes: list[Fix] = []
-    for description, changes in tries[:MAX_TRIES]:
-        fix = ctx.fix(description, changes, code)
-        if fix is not None:
-            fixes.append(fix)
-        if len(fixes) == MAX_FIXES:
-            break
-    return fixes
+    return ctx.first_verified(tries, code, wanted=MAX_FIXES, most=MAX_TRIES)
 
 
 # -- thinner cards ---------------------------------------------------------------------------------------
@@ -227,16 +215,6 @@ def bigger_case(ctx: Context, code: str) -> list[Fix]:
 def with_case(layout: Layout, case: Case) -> Layout:
     return layout._replace(case_end=None if case.open_frame else case.expansion_slots,
                            case_slots=case.expansion_slots, mounts=case.vertical_gpu_mounts)
-
-
-def cases_for(ctx: Context) -> list[Case]:
-    """Catalog cases that take the board and the longest card, cheapest first."""
-    build = ctx.build
-    longest = max(g.board.length for g in build.gpus)
-    cases = [c for c in ctx.catalog.all("case", curated=True)
-             if isinstance(c, Case) and c.id != build.case.id and takes_board(c, build.motherboard.form_factor)
-             and c.max_gpu_length >= longest + params.GPU_LENGTH_SPARE.value]
-    return sorted(cases, key=_by_price)
 
 
 # -- the solver's own slots ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from planner.checks import slot_fixes
+from planner.checks.case import cases_for
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
@@ -76,7 +77,7 @@ def expansion_slots(ctx: Context) -> list[Finding]:
 
 
 def _case_with_slots(ctx: Context, needed: int, code: str) -> list[Fix]:
-    cases = [c for c in slot_fixes.cases_for(ctx) if c.expansion_slots >= needed or c.open_frame]
+    cases = [c for c in cases_for(ctx) if c.expansion_slots >= needed or c.open_frame]
     return slot_fixes.verified(ctx, [(f"use a case with ≥ {needed} expansion slots: the {c.name} ({c.id}"
                                       f"{slot_fixes.price_text(c)}, {c.expansion_slots} slots)",
                                       [Change(path="case", value=c.id)]) for c in cases], code)

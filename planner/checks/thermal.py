@@ -8,7 +8,7 @@ from collections.abc import Callable
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
-from planner.fmt import num, percent, watts
+from planner.fmt import num, percent, price_text, watts
 from planner.models.parts import Case
 from planner.physics import params
 from planner.physics.slowdown import build_performance
@@ -187,16 +187,9 @@ def _server_cases(ctx: Context) -> list[Fix]:
                   if isinstance(c, Case) and c.server_airflow and takes_board(c, build.motherboard.form_factor)
                   and c.max_gpu_length >= longest]
     candidates.sort(key=lambda c: (c.price is None, c.price or 0.0, c.id))
-    fixes: list[Fix] = []
-    for case in candidates[:4]:
-        price = f", ${case.price:,.0f}" if case.price is not None else ""
-        fix = ctx.fix(f"use the {case.name} ({case.id}{price}): server airflow", [Change(path="case", value=case.id)],
-                      "thermal.passive")
-        if fix is not None:
-            fixes.append(fix)
-        if len(fixes) == 2:
-            break
-    return fixes
+    tries = ((f"use the {case.name} ({case.id}{price_text(case)}): server airflow",
+              [Change(path="case", value=case.id)]) for case in candidates)
+    return ctx.first_verified(tries, "thermal.passive", wanted=2, most=4)
 
 
 @check("thermal.case")
