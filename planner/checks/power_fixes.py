@@ -75,17 +75,10 @@ def replacement_psus(ctx: Context, psu_index: int, accept: Callable[[Psu, float]
         if accept(psu, rating):
             candidates.append((psu.price is None, psu.price or 0.0, rating, psu.id, psu))
     candidates.sort(key=lambda c: c[:4])
-    fixes = []
-    for *_, psu in candidates[:tries]:
-        price = price_text(psu)
-        role = "instead" if len(ctx.build.psus) == 1 else f"as PSU {psu_index + 1}"
-        fix = ctx.fix(f"use the {psu.name} ({psu.id}{price}) {role}: {what(psu, rated_watts(psu, voltage))}",
-                      [Change(path=f"psu[{psu_index}].part", value=psu.id)], code)
-        if fix:
-            fixes.append(fix)
-        if len(fixes) == wanted:
-            break
-    return fixes
+    role = "instead" if len(ctx.build.psus) == 1 else f"as PSU {psu_index + 1}"
+    attempts = ((f"use the {psu.name} ({psu.id}{price_text(psu)}) {role}: {what(psu, rated_watts(psu, voltage))}",
+                 [Change(path=f"psu[{psu_index}].part", value=psu.id)]) for *_, psu in candidates)
+    return ctx.first_verified(attempts, code, wanted=wanted, most=tries)
 
 
 def _circuit_changes(ctx: Context, name: str, outlet: str) -> list[Change]:
