@@ -13,7 +13,6 @@ and the lane arithmetic are plain Python, and tests hold the tree's links equal 
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 from planner.resolve import ResolvedBuild
@@ -40,25 +39,6 @@ class Placement(NamedTuple):
 
     def of(self, gpu: int) -> GpuMount | None:
         return self.mounts[gpu] if gpu < len(self.mounts) else None
-
-
-def covered_positions(position: int, slot_width: float) -> tuple[int, ...]:
-    """A card at position p with slot_width w covers p … p + ⌈w⌉ − 1 (SPEC §4.7)."""
-    return tuple(range(position, position + math.ceil(slot_width)))
-
-
-def explicit_placement(build: ResolvedBuild) -> Placement:
-    """The mounts the build file gives (`slot = …`); GPUs without one are left unplaced."""
-    slots = {s.name: s for s in build.motherboard.slots}
-    mounts: list[GpuMount | None] = []
-    for gpu in build.gpus:
-        slot = slots.get(gpu.slot) if gpu.slot else None
-        if slot is None:
-            mounts.append(None)
-            continue
-        mounts.append(GpuMount(gpu.index, slot.name, covered_positions(slot.position, gpu.board.slot_width),
-                               None, gpu.riser.id if gpu.riser else None, slot.name))
-    return Placement(tuple(mounts), feasible=all(m is not None for m in mounts))
 
 
 def place(build: ResolvedBuild) -> Placement:
