@@ -1,7 +1,5 @@
 """The build file of SPEC §2.2, as written by the user (before part references are resolved)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema

@@ -4,10 +4,8 @@ Field docstrings become the JSON Schema descriptions and the catalog docs. Quant
 number in the documented unit or a string with a unit ("313 mm", "13.5 in", "120 cfm").
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -91,7 +89,7 @@ class GpuChip(Part):
         default=None, ge=1, le=4, description="Peak/TDP at the ~1 ms scale (overrides the architecture default).")
 
     @model_validator(mode="after")
-    def _bandwidth_matches_bus(self) -> GpuChip:
+    def _bandwidth_matches_bus(self) -> Self:
         if self.memory_bus_width and self.memory_data_rate:
             derived = self.memory_bus_width * self.memory_data_rate / 8
             if abs(derived - self.memory_bandwidth) > 0.05 * self.memory_bandwidth:
@@ -148,7 +146,7 @@ class GpuBoard(Part):
         default=[], description="Measured power-limit curves, one per kind of work.")
 
     @model_validator(mode="after")
-    def _consistent(self) -> GpuBoard:
+    def _consistent(self) -> Self:
         if not self.power_limit_min <= self.tdp <= self.power_limit_max:
             raise ValueError(
                 f"tdp {self.tdp:g} W must lie within power_limit_min {self.power_limit_min:g} W"
@@ -207,7 +205,7 @@ class Psu(Part):
                     " absent for full-range 100–240 V units.")
 
     @model_validator(mode="after")
-    def _derating(self) -> Psu:
+    def _derating(self) -> Self:
         if self.wattage_115v is not None and self.wattage_115v > self.wattage:
             raise ValueError("wattage_115v cannot exceed wattage (the 230 V rating)")
         return self
@@ -258,7 +256,7 @@ class PcieSlot(BaseModel):
     shares: list[ShareRule] = Field(default=[], description="Lane-sharing rules.")
 
     @model_validator(mode="after")
-    def _lanes_fit(self) -> PcieSlot:
+    def _lanes_fit(self) -> Self:
         if self.lanes > self.size:
             raise ValueError(f"slot {self.name} has {self.lanes} lanes but is only x{self.size} physically")
         return self
@@ -274,7 +272,7 @@ class Motherboard(Part):
     slots: list[PcieSlot] = Field(min_length=1, description="PCIe slots, top to bottom.")
 
     @model_validator(mode="after")
-    def _slots_consistent(self) -> Motherboard:
+    def _slots_consistent(self) -> Self:
         names = [s.name for s in self.slots]
         positions = [s.position for s in self.slots]
         if len(set(names)) != len(names):

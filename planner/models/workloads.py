@@ -7,9 +7,7 @@ resolution; a vision model its architecture or a per-sample activation figure. P
 in billions, as model cards quote them.
 """
 
-from __future__ import annotations
-
-from typing import Literal
+from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -56,7 +54,7 @@ class WorkloadModel(Part):
                     "(diffusion inference; CNN training).")
 
     @model_validator(mode="after")
-    def _consistent(self) -> WorkloadModel:
+    def _consistent(self) -> Self:
         if self.active_parameters is not None and self.active_parameters > self.parameters:
             raise ValueError("active_parameters cannot exceed parameters")
         if self.category == "llm":
