@@ -7,7 +7,7 @@ import json
 import sys
 
 from planner.catalog import Catalog, builtin_dir, default_dirs, suggest
-from planner.cli.common import catalog_from, console, rich_stdout
+from planner.cli.common import catalog_from, console, rich_stdout, write_json
 from planner.errors import ExitCode, InputError, UnknownPartError
 from planner.models.parts import KIND_MODELS, GpuBoard, GpuChip, Part
 
@@ -26,9 +26,7 @@ def run_catalog(args: argparse.Namespace) -> int:
     text = " ".join(args.text) if command == "search" else (args.search or "")
     found = list(catalog.search(text, kinds))
     if args.format == "json":
-        json.dump([{"kind": kind, **part.model_dump(mode="json", exclude_defaults=True)} for kind, part in found],
-                  sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json([{"kind": kind, **part.model_dump(mode="json", exclude_defaults=True)} for kind, part in found])
     else:
         _print_list(found)
     if not found:
@@ -66,8 +64,7 @@ def _show(catalog: Catalog, part_id: str, fmt: str) -> int:
             resolved = {"kind": kind, "file": entry.file, "overrides": entry.overrides, **data}
             if isinstance(part, GpuBoard):
                 resolved = _with_chip(catalog, part, resolved)
-            json.dump(resolved, sys.stdout, indent=2, ensure_ascii=False)
-            sys.stdout.write("\n")
+            write_json(resolved)
             continue
         print(f"{part.name}  [{kind} {part_id}]")
         print(f"  from {entry.file}" + (f" (overrides {', '.join(entry.overrides)})" if entry.overrides else ""))

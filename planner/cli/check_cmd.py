@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from planner.cli.common import catalog_from, rich_stdout
+from planner.cli.common import catalog_from, rich_stdout, write_json
 from planner.errors import ExitCode, InputError, PlannerError
 from planner.report import Report, to_json
 
@@ -38,9 +37,7 @@ def run_check(args: argparse.Namespace) -> int:
             bad_input = True
             print(f"planner: {error}", file=sys.stderr)
     if args.format == "json":
-        json.dump([{**to_json(r), **({"diagram": diagrams[r.file]} if r.file in diagrams else {})} for r in reports],
-                  sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json([{**to_json(r), **({"diagram": diagrams[r.file]} if r.file in diagrams else {})} for r in reports])
     elif rich_stdout():
         from planner.cli.render_rich import print_reports
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog, default_dirs
 
@@ -20,6 +21,12 @@ def catalog_from(args: argparse.Namespace) -> Catalog:
 
             raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
     return Catalog(default_dirs(args.catalog))
+
+
+def write_json(data: Any, **options: Any) -> None:
+    """Data as indented JSON on stdout in one write: `json.dump` writes every token separately, which
+    costs a system call each when stdout is unbuffered (PYTHONUNBUFFERED, some CI runners)."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, **options) + "\n")
 
 
 def rich_stdout() -> bool:

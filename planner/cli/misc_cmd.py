@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from planner.cli.common import catalog_from
+from planner.cli.common import catalog_from, write_json
 from planner.errors import ExitCode
 
 
@@ -14,8 +13,7 @@ def run_schema(args: argparse.Namespace) -> int:
     from planner.schema import build_schema, part_schema
 
     schema = part_schema(args.kind) if args.kind else build_schema()
-    json.dump(schema, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    write_json(schema)
     return ExitCode.OK
 
 

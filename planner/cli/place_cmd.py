@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from planner.cli.common import catalog_from
+from planner.cli.common import catalog_from, write_json
 from planner.errors import ExitCode
 from planner.placement import Placement
 from planner.resolve import ResolvedBuild
@@ -29,8 +29,7 @@ def run_place(args: argparse.Namespace) -> int:
         data = {"file": build.file, "build": build.name, "feasible": placement.feasible, "reason": placement.reason,
                 "gpus": _gpus(build, placement), "slots": pinned(build, placement), "diagram": diagram,
                 "pcie_tree": nx.node_link_data(tree, edges="edges")}
-        json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=str)
-        sys.stdout.write("\n")
+        write_json(data, default=str)
     else:
         out = [f"{build.file}: {build.name}", "", diagram, "PCIe tree:", render_tree(tree), ""]
         lines = pinned(build, placement)

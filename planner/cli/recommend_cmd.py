@@ -4,7 +4,6 @@ planner/cli/main.py; the work is imported only when a command runs."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,7 +50,7 @@ def billions(text: str) -> float:
 
 
 def run_recommend(args: argparse.Namespace) -> int:
-    from planner.cli.common import catalog_from
+    from planner.cli.common import catalog_from, write_json
     from planner.physics import params
     from planner.recommend.memory import MemoryRequest
     from planner.recommend.rank import Request, recommend
@@ -89,9 +88,7 @@ def run_recommend(args: argparse.Namespace) -> int:
     if args.format == "json":
         from planner.cli.render_recommend import to_json
 
-        json.dump(to_json(rec, args.precision, counts, tco, chosen, into and into[0]), sys.stdout, indent=2,
-                  ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json(to_json(rec, args.precision, counts, tco, chosen, into and into[0]))
         return ExitCode.OK
     from planner.cli.render_recommend import render
     from planner.recommend.plot import text_chart
@@ -160,7 +157,7 @@ def _into(args: argparse.Namespace, chosen: Candidate | None, catalog: Catalog) 
 
 
 def run_tco(args: argparse.Namespace) -> int:
-    from planner.cli.common import catalog_from
+    from planner.cli.common import catalog_from, write_json
     from planner.cli.render_recommend import tco_lines
     from planner.physics import params
     from planner.recommend.tco import build_cost, cloud_vs_buy, hours_from
@@ -184,8 +181,7 @@ def run_tco(args: argparse.Namespace) -> int:
             data["build"] = str(args.build)
             data["price_missing"] = cost.price_missing
             data["power_from"] = cost.how
-        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json(data)
     else:
         sys.stdout.write("\n".join(tco_lines(tco, cost)) + "\n")
     return ExitCode.OK
