@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -49,16 +48,22 @@ def default_dirs(extra: Iterable[Path] = ()) -> list[Path]:
     return [builtin_dir(), *extra, user_dir()]
 
 
-@dataclass
 class Entry:
     """One raw catalog entry and where it came from."""
 
-    kind: str
-    id: str
-    data: dict[str, Any]
-    file: str
-    overrides: list[str] = field(default_factory=list)  # files whose entry with this id it replaced
-    validated: dict[str, Any] | None = None  # canonical data from the cache, when it validated before
+    __slots__ = ("data", "file", "id", "kind", "overrides", "validated")
+
+    def __init__(self, kind: str, part_id: str, data: dict[str, Any], file: str,
+                 validated: dict[str, Any] | None = None) -> None:
+        self.kind = kind
+        self.id = part_id
+        self.data = data
+        self.file = file
+        self.overrides: list[str] = []  # files whose entry with this id it replaced
+        self.validated = validated  # canonical data from the cache, when it validated before
+
+    def __repr__(self) -> str:
+        return f"Entry({self.kind!r}, {self.id!r}, file={self.file!r})"
 
     @property
     def imported(self) -> bool:

@@ -13,10 +13,8 @@ different kinds, or a card that throttles anyway).
 Limits are set per `[[gpu]]` table of the build file (all cards of a table share one `power_limit`).
 """
 
-from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 from planner.catalog import Catalog
@@ -142,9 +140,9 @@ def search_limits(options: list[list[float]], stock: list[float], feasible: _Fea
 def with_limits(build: ResolvedBuild, limits: dict[int, float]) -> ResolvedBuild:
     """The build with these power limits per [[gpu]] table, for a model to evaluate directly (not
     re-validated: limits come from `candidates`, within the card's range)."""
-    gpus = [replace(g, power_limit=limits.get(g.spec_index, g.power_limit), power_limit_set=True)
+    gpus = [g._replace(power_limit=limits.get(g.spec_index, g.power_limit), power_limit_set=True)
             for g in build.gpus]
-    return replace(build, gpus=gpus)
+    return build._replace(gpus=gpus)
 
 
 def _highest_common_level(options: list[list[float]], stock: list[float], feasible: _Feasible) -> Limits:

@@ -3,7 +3,6 @@
 Plain named tuples: reports are built from already-validated data, many times a second in the TUI,
 and `to_json` gives the CLI contract's JSON directly."""
 
-from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 

@@ -4,9 +4,7 @@ The result, a ResolvedBuild, is what every check reads. Resolution problems (an 
 part with a bad field, a PSU on an unknown circuit) become one InputError naming the key path.
 """
 
-from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
 from pydantic import ValidationError
@@ -27,11 +25,10 @@ DEFAULT_OUTLETS: dict[str, str] = {
 DEFAULT_REGION = "us"
 
 
-@dataclass(frozen=True)
-class GpuInstance:
+class GpuInstance(NamedTuple):
     """One physical card of the build."""
 
-    index: int  # 0-based over all cards
+    index: int  # type: ignore[assignment]  # 0-based over all cards (shadows tuple.index, unused here)
     spec_index: int  # which [[gpu]] table it comes from
     board: GpuBoard
     chip: GpuChip
@@ -53,15 +50,13 @@ class CircuitUse(NamedTuple):
     assumed: bool = False  # not in the file: the default for the region
 
 
-@dataclass(frozen=True)
-class PsuUse:
-    index: int
+class PsuUse(NamedTuple):
+    index: int  # type: ignore[assignment]  # shadows tuple.index, unused here
     part: Psu
     circuit: str
 
 
-@dataclass
-class ResolvedBuild:
+class ResolvedBuild(NamedTuple):
     """A build with every part resolved: what the checks read."""
 
     name: str
@@ -77,7 +72,7 @@ class ResolvedBuild:
     extras: Extras
     spec: BuildFile
     raw: dict[str, Any]
-    assumptions: list[str] = field(default_factory=list)
+    assumptions: list[str]  # what the planner assumed where the file is silent
 
     def circuit(self, name: str) -> CircuitUse:
         return next(c for c in self.circuits if c.name == name)

@@ -116,9 +116,8 @@ def test_a_card_s_own_transient_ratio_beats_its_architecture_default() -> None:
 def test_a_chip_s_transient_ratio_applies_to_every_board_on_it() -> None:
     gpu = build(BASE + gpus("nvidia-rtx-3090-fe")).gpus[0]
     chip = gpu.chip.model_copy(update={"transient_ratio": 1.8})
-    from dataclasses import replace
 
-    assert transient_ratio(replace(gpu, chip=chip)) == (1.8, "the NVIDIA GeForce RTX 3090 figure")
+    assert transient_ratio(gpu._replace(chip=chip)) == (1.8, "the NVIDIA GeForce RTX 3090 figure")
 
 
 # -- plugs and adapters (SPEC §3 psu.connectors) -------------------------------------------------------------------

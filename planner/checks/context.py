@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from planner.checks.findings import Change, Finding, Fix
 from planner.models.build import Region
@@ -23,26 +22,30 @@ if TYPE_CHECKING:
     from planner.optimize import Plan
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """Knobs of a check run (CLI flags)."""
 
     psu_target: float = params.PSU_TARGET_LOAD.value
     region: Region | None = None
 
 
-@dataclass
 class Context:
-    build: ResolvedBuild
-    catalog: Catalog
-    settings: Settings = field(default_factory=Settings)
-    propose_fixes: bool = True
-    #: set by the runner: re-checks a changed build and returns its findings (without fixes)
-    recheck: Callable[[list[Change]], list[Finding] | None] | None = None
-    #: codes of the errors the unchanged build has: a fix may leave those but must not add others
-    errors_before: set[str] = field(default_factory=set)
-    #: findings of re-checked changes, by the changes' repr (see fix)
-    _rechecked: dict[str, list[Finding] | None] = field(default_factory=dict, repr=False)
+    """One check run of one build. Models several checks read (placement, power split, thermals…) are
+    computed on first use and kept for the run."""
+
+    def __init__(self, build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
+                 propose_fixes: bool = True, recheck: Callable[[list[Change]], list[Finding] | None] | None = None,
+                 errors_before: set[str] | None = None) -> None:
+        self.build = build
+        self.catalog = catalog
+        self.settings = settings if settings is not None else Settings()
+        self.propose_fixes = propose_fixes
+        #: set by the runner: re-checks a changed build and returns its findings (without fixes)
+        self.recheck = recheck
+        #: codes of the errors the unchanged build has: a fix may leave those but must not add others
+        self.errors_before = errors_before if errors_before is not None else set()
+        #: findings of re-checked changes, by the changes' repr (see fix)
+        self._rechecked: dict[str, list[Finding] | None] = {}
 
     @cached_property
     def budget(self) -> DcBudget:

@@ -1,7 +1,6 @@
 """Findings: what a check reports. Plain immutable records (named tuples: cheap to define and to create,
 and the TUI re-checks on every edit); the text, JSON and TUI renderers format them."""
 
-from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 

@@ -3,7 +3,6 @@
 Checks register themselves with `@check("code")`; adding one never touches the CLI or the TUI.
 """
 
-from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import NamedTuple

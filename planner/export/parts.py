@@ -1,6 +1,5 @@
 """The parts list of a build: one row per distinct part, with quantity, unit price and line total."""
 
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -7,7 +7,6 @@ whose adapters would take the most 8-pin plugs. The CPU takes EPS plugs from the
 motherboard, one per started 300 W, never through an adapter.
 """
 
-from __future__ import annotations
 
 import math
 from collections.abc import Sequence

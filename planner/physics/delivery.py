@@ -12,7 +12,6 @@ This module is plain Python (no networkx): it runs on every check. When no split
 names the bottleneck with a max-flow/min-cut.
 """
 
-from __future__ import annotations
 
 import itertools
 import math

@@ -3,7 +3,6 @@
 A user who doubts a number should find it here in a minute. Values are canonical units (W, V, °C).
 """
 
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -3,7 +3,6 @@
 Who feeds what (the multi-PSU split) is in delivery.py; efficiency and wall draw in efficiency.py and wall.py;
 transient peaks in transients.py."""
 
-from __future__ import annotations
 
 from typing import NamedTuple
 

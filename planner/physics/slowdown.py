@@ -13,7 +13,6 @@ its default board power P0 (`board.tdp`). Two sources, in this order:
 Both are monotone non-decreasing in P and equal 1 at P0. Parameters: planner/physics/params.py.
 """
 
-from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence

@@ -20,7 +20,6 @@
 Every parameter, with its source and why: planner/physics/params.py.
 """
 
-from __future__ import annotations
 
 from graphlib import TopologicalSorter
 from typing import Literal, NamedTuple

@@ -7,7 +7,6 @@ for ATX 3.x units above 450 W with a 12VHPWR output, 145 % for smaller ATX 3.x u
 load (`excursion_rating`) is rated at that load.
 """
 
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -6,7 +6,6 @@ trips at voltage × breaker current. A PSU's cord is limited by its AC inlet's c
 rated higher under UL/CSA in North America) and by the plug that fits the outlet.
 """
 
-from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import NamedTuple

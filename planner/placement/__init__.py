@@ -11,7 +11,6 @@ networkx stays off the path of an ordinary `planner check` (its import alone cos
 and the lane arithmetic are plain Python, and tests hold the tree's links equal to theirs.
 """
 
-from __future__ import annotations
 
 from typing import NamedTuple
 

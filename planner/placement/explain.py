@@ -1,7 +1,6 @@
 """Why no placement exists, in counts a builder can check by hand (SPEC §4.7):
 "4 cards × 3 slots need 12 positions; this board and case offer 9"."""
 
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -7,7 +7,6 @@ sits in a slot (directly or on an extender) or on a riser cable to a mount. The 
 the diagram all read these, so the rules of SPEC §4.7 live in one place.
 """
 
-from __future__ import annotations
 
 import math
 from collections.abc import Iterable

@@ -25,7 +25,6 @@ Plain Python, no networkx: it runs on every `planner check`, where importing net
 affordable.
 """
 
-from __future__ import annotations
 
 import itertools
 from functools import cache, lru_cache
@@ -279,7 +278,7 @@ class _Search:
         cached.cache_clear()
         return chosen
 
-    def _units(self) -> _Units:
+    def _units(self) -> "_Units":
         count = len(self.problem.needs)
         gaps = self.tie_range  # the tie-break fills the lowest digits
         clear = gaps * (2 * int(params.OPEN_AIR_GAP_CAP.value) * count + 1)
