@@ -323,4 +323,35 @@ def entry_point() -> None:
     # The CLI uses no pydantic plugins; looking for them scans every installed distribution's entry
     # points, ~30 ms of every cold start.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    _defer_metadata_import()
     sys.exit(main())
+
+
+def _defer_metadata_import() -> None:
+    """pydantic's plugin loader imports importlib.metadata (with email, zipfile, csv…: ~20 ms, a fifteenth
+    of a cold `planner check`) as it loads, although it only calls `entry_points()` when plugins are on,
+    which the CLI switches off. Load that module against a stand-in whose `entry_points` imports the real
+    importlib.metadata on its first call, so a plugin lookup, if one is ever made, still works. A pydantic
+    whose loader wants more of importlib.metadata fails to load against the stand-in and is then loaded
+    the ordinary way, on first use."""
+    if "importlib.metadata" in sys.modules or "pydantic.plugin._loader" in sys.modules:
+        return
+    import types
+
+    import pydantic.plugin  # noqa: F401  # its own imports see the real modules
+
+    def entry_points(**selection: Any) -> Any:
+        import importlib.metadata
+
+        return importlib.metadata.entry_points(**selection)
+
+    stand_in = types.ModuleType("importlib.metadata")
+    stand_in.entry_points = entry_points  # type: ignore[attr-defined]
+    sys.modules["importlib.metadata"] = stand_in
+    try:
+        importlib.import_module("pydantic.plugin._loader")
+    except ImportError:
+        pass
+    finally:
+        if sys.modules.get("importlib.metadata") is stand_in:
+            del sys.modules["importlib.metadata"]
