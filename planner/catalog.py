@@ -82,6 +82,7 @@ class Catalog:
         self._valid: dict[Path, dict[str, Any]] = {}  # validated data of each file's valid entries
         self._texts: dict[Path, str] = {}
         self._kind_files: dict[str, list[Path]] = {}
+        self._listings: dict[Path, frozenset[str]] = {}
         self._curated_entries: dict[str, dict[str, Entry]] = {}
 
     # -- reading ---------------------------------------------------------------------------------
@@ -91,11 +92,20 @@ class Catalog:
             name = KIND_FILES[kind]
             found = []
             for directory in self.dirs:
-                for candidate in (directory / "imported" / name, directory / name):
-                    if candidate.is_file():
-                        found.append(candidate)
+                for folder in (directory / "imported", directory):
+                    if name in self._listing(folder) and (folder / name).is_file():
+                        found.append(folder / name)
             self._kind_files[kind] = found
         return self._kind_files[kind]
+
+    def _listing(self, folder: Path) -> frozenset[str]:
+        """The names in a catalog folder, listed once per run (empty when it does not exist)."""
+        if folder not in self._listings:
+            try:
+                self._listings[folder] = frozenset(os.listdir(folder))
+            except OSError:
+                self._listings[folder] = frozenset()
+        return self._listings[folder]
 
     def _file(self, path: Path) -> dict[str, Any]:
         """A file's entries, from the per-user cache when the file has not changed since it was made."""

@@ -44,7 +44,7 @@ def cache_path(path: Path) -> Path | None:
 
         root = platformdirs.user_cache_dir("gpu-rig-planner")
     stat = path.stat()
-    key = f"{path.resolve()}\0{stat.st_mtime_ns}\0{stat.st_size}\0{_models_stamp()}"
+    key = f"{path.absolute()}\0{stat.st_mtime_ns}\0{stat.st_size}\0{_models_stamp()}"
     return Path(root) / "catalogs" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
 
