@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -51,24 +51,62 @@ def default_dirs(extra: Iterable[Path] = ()) -> list[Path]:
 class Entry:
     """One raw catalog entry and where it came from."""
 
-    __slots__ = ("data", "file", "id", "kind", "overrides", "validated")
+    __slots__ = ("_data", "_source", "file", "id", "kind", "overrides", "validated")
 
-    def __init__(self, kind: str, part_id: str, data: dict[str, Any], file: str,
+    def __init__(self, kind: str, part_id: str, source: Mapping[str, Any], file: str,
                  validated: dict[str, Any] | None = None) -> None:
         self.kind = kind
         self.id = part_id
-        self.data = data
+        self._source = source  # the entries of its file; its own raw table is read from it on first use
+        self._data: dict[str, Any] | None = None
         self.file = file
         self.overrides: list[str] = []  # files whose entry with this id it replaced
         self.validated = validated  # canonical data from the cache, when it validated before
 
-    def __repr__(self) -> str:
-        return f"Entry({self.kind!r}, {self.id!r}, file={self.file!r})"
+    @property
+    def data(self) -> dict[str, Any]:
+        """The entry's table as written in its catalog file."""
+        if self._data is None:
+            self._data = self._source[self.id]
+        return self._data
 
     @property
     def imported(self) -> bool:
         """Bulk-imported (catalogs/imported/…) rather than curated."""
         return "/imported/" in f"/{self.file}"
+
+    def __repr__(self) -> str:
+        return f"Entry({self.kind!r}, {self.id!r}, file={self.file!r})"
+
+
+class _CachedEntries(Mapping[str, Any]):
+    """The raw tables of a cached catalog file by id. Runs mostly need only the validated data the cache
+    holds, so the raw tables (kept for inline parts based on an entry, and for `validate`) are read from
+    the cache's second file, or failing that the catalog file itself, when one is first asked for."""
+
+    def __init__(self, ids: list[str], invalid: dict[str, Any], load: Callable[[], dict[str, Any]]) -> None:
+        self._ids = dict.fromkeys(ids)
+        self._invalid = invalid  # entries that did not validate: their raw tables come with the ids
+        self._load = load
+        self._all: dict[str, Any] | None = None
+
+    def __getitem__(self, part_id: str) -> Any:
+        if part_id in self._invalid:
+            return self._invalid[part_id]
+        if part_id not in self._ids:
+            raise KeyError(part_id)
+        if self._all is None:
+            self._all = self._load()
+        return self._all[part_id]
+
+    def __contains__(self, part_id: object) -> bool:
+        return part_id in self._ids
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
 
 
 class Catalog:
@@ -78,7 +116,7 @@ class Catalog:
         self.dirs = list(dirs) if dirs is not None else default_dirs()
         self._raw: dict[str, dict[str, Entry]] = {}
         self._parsed: dict[tuple[str, str], Part] = {}
-        self._files: dict[Path, dict[str, Any]] = {}
+        self._files: dict[Path, Mapping[str, Any]] = {}
         self._valid: dict[Path, dict[str, Any]] = {}  # validated data of each file's valid entries
         self._texts: dict[Path, str] = {}
         self._kind_files: dict[str, list[Path]] = {}
@@ -107,8 +145,8 @@ class Catalog:
                 self._listings[folder] = frozenset()
         return self._listings[folder]
 
-    def _file(self, path: Path) -> dict[str, Any]:
-        """A file's entries, from the per-user cache when the file has not changed since it was made."""
+    def _file(self, path: Path) -> Mapping[str, Any]:
+        """A file's entries by id, from the per-user cache when the file has not changed since it was made."""
         if path not in self._files:
             from planner import catalog_cache
 
@@ -117,8 +155,10 @@ class Catalog:
             except OSError:
                 cached = None
             hit = catalog_cache.read(cached) if cached is not None else None
-            if hit is not None:
-                self._files[path], self._valid[path] = hit["raw"], hit["valid"]
+            if cached is not None and hit is not None:
+                self._files[path] = _CachedEntries(hit["ids"], hit["invalid"],
+                                                   lambda: catalog_cache.read_raw(cached) or read_toml(path))
+                self._valid[path] = hit["valid"]
             else:
                 raw = read_toml(path)
                 valid = _validated(path, raw)
@@ -127,23 +167,29 @@ class Catalog:
                     catalog_cache.write(cached, raw, valid)
         return self._files[path]
 
-    def _lookup(self, path: Path, part_id: str) -> Any | None:
-        """One entry of a file, or None. Bulk-imported files (thousands of entries, each on one line
-        `id = { … }` as tools/import_buildcores.py writes them) are not parsed whole for one id: the
-        entry's line is found and parsed alone, which keeps a cold `planner check` fast."""
+    def _source(self, path: Path, part_id: str) -> Mapping[str, Any] | None:
+        """Entries of a file that include `part_id`, or None. Bulk-imported files (thousands of entries, each
+        on one line `id = { … }` as tools/import_buildcores.py writes them) are not parsed whole for one id:
+        the entry's line is found and parsed alone, which keeps a cold `planner check` fast."""
         if path in self._files or path.parent.name != "imported":
-            return self._file(path).get(part_id)
+            entries = self._file(path)
+            return entries if part_id in entries else None
         text = self._texts.get(path)
         if text is None:
             text = self._texts[path] = "\n" + _read_text(path)
         start = text.find(f"\n{part_id} = {{")
-        if start < 0:
-            return None if part_id not in text else self._file(path).get(part_id)
-        end = text.find("\n", start + 1)
-        try:
-            return tomllib.loads(text[start:end if end >= 0 else len(text)]).get(part_id)
-        except tomllib.TOMLDecodeError:
-            return self._file(path).get(part_id)  # not in the importer's layout: parse it all
+        if start >= 0:
+            end = text.find("\n", start + 1)
+            try:
+                found = tomllib.loads(text[start:end if end >= 0 else len(text)]).get(part_id)
+            except tomllib.TOMLDecodeError:
+                found = None
+            if found is not None:
+                return {part_id: found}
+        if part_id not in text:
+            return None
+        entries = self._file(path)  # not in the importer's one-line layout: parse it all
+        return entries if part_id in entries else None
 
     def entries(self, kind: str) -> dict[str, Entry]:
         """Raw entries of a kind, by id, after overrides (reads every file of the kind)."""
@@ -151,8 +197,9 @@ class Catalog:
             merged: dict[str, Entry] = {}
             for path in self.files(kind):
                 label = display_path(path)
-                for part_id, data in self._file(path).items():
-                    entry = _entry(kind, part_id, data, label, self._valid.get(path, {}).get(part_id))
+                source, valid = self._file(path), self._valid.get(path, {})
+                for part_id in source:
+                    entry = _entry(kind, part_id, source, label, valid.get(part_id))
                     previous = merged.get(part_id)
                     if previous is not None:
                         entry.overrides = [*previous.overrides, previous.file]
@@ -170,8 +217,8 @@ class Catalog:
         for path in self.files(kind):
             if path.parent.name != "imported":
                 label = display_path(path)
-                valid = self._file(path) and self._valid.get(path, {})
-                merged.update({i: _entry(kind, i, d, label, valid.get(i)) for i, d in self._file(path).items()})
+                source, valid = self._file(path), self._valid.get(path, {})
+                merged.update({i: _entry(kind, i, source, label, valid.get(i)) for i in source})
         return merged
 
     def ids(self, kind: str) -> list[str]:
@@ -185,10 +232,10 @@ class Catalog:
                 return self._raw[kind][part_id]
         else:
             for path in reversed(self.files(kind)):
-                found = self._lookup(path, part_id)
-                if found is not None:
+                source = self._source(path, part_id)
+                if source is not None:
                     validated = self._valid.get(path, {}).get(part_id)
-                    return _entry(kind, part_id, found, display_path(path), validated)
+                    return _entry(kind, part_id, source, display_path(path), validated)
         raise UnknownPartError(kind, part_id, suggest(part_id, self.entries(kind)))
 
     def get(self, kind: str, part_id: str) -> Part:
@@ -291,10 +338,12 @@ def _inside(path: Path, directory: Path) -> bool:
     return path.resolve().is_relative_to(directory.resolve())
 
 
-def _entry(kind: str, part_id: str, data: Any, label: str, validated: dict[str, Any] | None = None) -> Entry:
-    if not isinstance(data, dict):
+def _entry(kind: str, part_id: str, source: Mapping[str, Any], label: str,
+           validated: dict[str, Any] | None = None) -> Entry:
+    """The entry `part_id` of a file's entries (`source`); one that validated before is a table."""
+    if validated is None and not isinstance(source[part_id], dict):
         raise CatalogError("each entry must be a table [id] with fields", file=label, entry=part_id)
-    return Entry(kind, part_id, data, label, validated=validated)
+    return Entry(kind, part_id, source, label, validated=validated)
 
 
 _KIND_OF_FILE = {name: kind for kind, name in KIND_FILES.items()}

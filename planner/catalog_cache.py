@@ -2,10 +2,11 @@
 entries it validated before.
 
 tomllib is pure Python (~25 ms for a 50 kB catalog) and building pydantic validators for the part
-models costs ~20 ms per run. The cache holds, per catalog file, the parsed TOML and the validated
-(canonical) data of every valid entry, as JSON — no pickle — keyed by the file's path, size and
-mtime and by the planner's model code. A validated entry is rebuilt with `model_construct`, which
-skips validation it already passed; invalid entries are validated again so they report their error.
+models costs ~20 ms per run. The cache holds, per catalog file, the validated (canonical) data of every
+valid entry and, in a second file read only when needed, the parsed TOML, as JSON — no pickle — keyed
+by the file's path, size and mtime and by the planner's model code. A validated entry is rebuilt with
+`model_construct`, which skips validation it already passed; invalid entries are validated again so
+they report their error.
 """
 
 from __future__ import annotations
@@ -49,23 +50,45 @@ def cache_path(path: Path) -> Path | None:
 
 
 def read(cached: Path) -> dict[str, Any] | None:
+    """A cached file: its ids in order, the validated data of its valid entries and the raw tables of the
+    others; None when missing or damaged (it is then rebuilt)."""
     try:
         data: dict[str, Any] = json.loads(cached.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None  # missing or damaged: rebuild it
-    return data if isinstance(data.get("raw"), dict) and isinstance(data.get("valid"), dict) else None
+        return None
+    shapes = ((data.get("ids"), list), (data.get("valid"), dict), (data.get("invalid"), dict))
+    return data if all(isinstance(value, kind) for value, kind in shapes) else None
+
+
+def read_raw(cached: Path) -> dict[str, Any] | None:
+    """Every raw table of a cached file (its second file), or None when missing or damaged."""
+    try:
+        data = json.loads(_raw_path(cached).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def write(cached: Path, raw: dict[str, Any], valid: dict[str, Any]) -> None:
-    """Best effort: a read-only or full disk only means the next run parses the TOML again."""
+    """Best effort: a read-only or full disk only means the next run parses the TOML again. The raw tables
+    go to a second file, written first, since most runs never read them."""
+    invalid = {part_id: data for part_id, data in raw.items() if part_id not in valid}
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"raw": raw, "valid": valid}, ensure_ascii=False, default=str),
-                       encoding="utf-8")
-        os.replace(tmp, cached)
+        _write_json(_raw_path(cached), raw)
+        _write_json(cached, {"ids": list(raw), "valid": valid, "invalid": invalid})
     except OSError:
         pass
+
+
+def _raw_path(cached: Path) -> Path:
+    return cached.with_suffix(".raw.json")
+
+
+def _write_json(path: Path, data: Any) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, default=str), encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def construct(model: type[BaseModel], data: dict[str, Any]) -> BaseModel:

@@ -182,3 +182,38 @@ def test_a_damaged_cache_file_is_ignored(tmp_path: Path, monkeypatch: pytest.Mon
     for cached in (tmp_path / "cache" / "catalogs").glob("*.json"):
         cached.write_text("{not json")
     assert Catalog([builtin_dir()]).get("psu", "corsair-ax1600i").wattage == 1600
+
+
+def test_an_invalid_entry_is_reported_again_from_a_warm_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANNER_CACHE_DIR", str(tmp_path / "cache"))
+    _write(tmp_path / "mine", "gpus.toml", OVERRIDE.replace("slot_width = 3", "slot_width = -3"))
+    for _ in range(2):  # the first run writes the cache, the second reads it
+        with pytest.raises(CatalogError, match="slot_width"):
+            Catalog([builtin_dir(), tmp_path / "mine"]).get("gpu", "nvidia-rtx-3090-fe")
+
+
+def test_a_warm_cache_builds_parts_without_reading_the_raw_tables(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from planner import catalog_cache
+
+    monkeypatch.setenv("PLANNER_CACHE_DIR", str(tmp_path / "cache"))
+    Catalog([builtin_dir()]).get("gpu", "nvidia-rtx-3090-fe")
+
+    def unexpected(cached: Path) -> None:
+        raise AssertionError(f"read the raw tables of {cached}")
+
+    monkeypatch.setattr(catalog_cache, "read_raw", unexpected)
+    warm = Catalog([builtin_dir()])
+    assert warm.get("gpu", "nvidia-rtx-3090-fe").slot_width == 3
+    assert len(list(warm.all("gpu", curated=True))) > 40
+
+
+def test_raw_tables_missing_from_the_cache_are_read_from_the_catalog_file(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANNER_CACHE_DIR", str(tmp_path / "cache"))
+    Catalog([builtin_dir()]).get("psu", "corsair-ax1600i")
+    for raw in (tmp_path / "cache" / "catalogs").glob("*.raw.json"):
+        raw.unlink()
+    entry = Catalog([builtin_dir()]).entry("psu", "corsair-ax1600i")
+    assert entry.validated is not None  # from the cache
+    assert entry.data["wattage"] == 1600  # the raw table, from psus.toml
