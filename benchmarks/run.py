@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -34,11 +35,16 @@ ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRIT
 
 def _interleaved(commands: dict[str, list[str]], runs: int) -> dict[str, tuple[float, float]]:
     """Median wall and CPU seconds of each command, run round-robin: this machine's speed drifts over
-    tens of seconds, so timing the commands in turn (not one block after another) compares them fairly."""
+    tens of seconds, so timing the commands in turn (not one block after another) compares them fairly.
+    The order changes every round (seeded), so no command always runs right after the heaviest one."""
     wall: dict[str, list[float]] = {name: [] for name in commands}
     cpu: dict[str, list[float]] = {name: [] for name in commands}
+    order = random.Random(0)
     for _ in range(runs):
-        for name, argv in commands.items():
+        names = list(commands)
+        order.shuffle(names)
+        for name in names:
+            argv = commands[name]
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENV)
