@@ -21,6 +21,7 @@ Every parameter, with its source and why: planner/physics/params.py.
 """
 
 
+from functools import lru_cache
 from graphlib import TopologicalSorter
 from typing import Literal, NamedTuple
 
@@ -111,36 +112,59 @@ def case_air(build: ResolvedBuild, rest_w: float) -> CaseAir:
     return CaseAir(heat, rated, effective, assumed, _air_rise(heat, effective), False)
 
 
-def _stack(build: ResolvedBuild, placement: Placement) -> tuple[dict[int, set[int]], dict[int, int], dict[int, Where]]:
-    """The airflow graph: for each card, the cards below it on the slot row; and who sandwiches whom."""
-    span: dict[int, tuple[int, int]] = {}
-    where: dict[int, Where] = {}
+#: One card on the airflow graph: its index, whether it draws its air from below, and the slot positions
+#: its cooler covers (None: not placed yet; (): off the slot row, on a riser to a mount).
+_Card = tuple[int, bool, tuple[int, ...] | None]
+
+
+class _Airflow(NamedTuple):
+    below: dict[int, frozenset[int]]  # for each card, the cards below it on the slot row
+    sandwiched: dict[int, int]  # cards that draw the exhaust of the card right below them
+    where: dict[int, Where]
+    order: tuple[int, ...]  # a topological order: cards below come before the cards above
+
+
+def _airflow(build: ResolvedBuild, placement: Placement) -> _Airflow:
+    """The airflow graph of the cards where they sit. It depends only on where each card sits and how it
+    breathes, not on its power: re-checks that change power limits, PSUs or circuits share one."""
+    cards = []
     for gpu in build.gpus:
         mount = placement.of(gpu.index)
-        if mount is None:
-            where[gpu.index] = "unknown"
-        elif not mount.positions:
-            where[gpu.index] = "off-row"
+        cards.append((gpu.index, gpu.board.cooler in BOTTOM_INTAKE,
+                      None if mount is None else tuple(mount.positions)))
+    return _airflow_of(tuple(cards))
+
+
+@lru_cache(maxsize=512)
+def _airflow_of(cards: tuple[_Card, ...]) -> _Airflow:
+    span: dict[int, tuple[int, int]] = {}
+    where: dict[int, Where] = {}
+    for index, _, positions in cards:
+        if positions is None:
+            where[index] = "unknown"
+        elif not positions:
+            where[index] = "off-row"
         else:
-            where[gpu.index] = "slot-row"
-            span[gpu.index] = (min(mount.positions), max(mount.positions))
-    below: dict[int, set[int]] = {g.index: set() for g in build.gpus}
+            where[index] = "slot-row"
+            span[index] = (min(positions), max(positions))
+    bottom_intake = {index for index, from_below, _ in cards if from_below}
+    below: dict[int, set[int]] = {index: set() for index, _, _ in cards}
     sandwiched: dict[int, int] = {}
     for upper, (_, bottom) in span.items():
         for lower, (top, _) in span.items():
             if top > bottom:  # positions count from the top: the lower card's top edge is under this one
                 below[upper].add(lower)
-                if top == bottom + 1 and build.gpus[upper].board.cooler in BOTTOM_INTAKE:
+                if top == bottom + 1 and upper in bottom_intake:
                     sandwiched[upper] = lower
-    return below, sandwiched, where
+    order = tuple(TopologicalSorter(below).static_order())
+    return _Airflow({i: frozenset(b) for i, b in below.items()}, sandwiched, where, order)
 
 
 def thermal_model(build: ResolvedBuild, placement: Placement, rest_w: float) -> Thermal:
     """Every card's inlet air and temperature, and the case air rise. `rest_w`: the heat of everything but
     the GPUs (CPU, board, RAM, drives, fans, other), all of it released inside the case."""
     air = case_air(build, rest_w)
-    below, sandwiched, where = _stack(build, placement)
-    order = tuple(TopologicalSorter(below).static_order())  # cards below come before the cards above
+    below, sandwiched, where, order = _airflow(build, placement)
     server_airflow = build.case.server_airflow
     results: dict[int, GpuThermal] = {}
     exhaust: dict[int, float] = {}
