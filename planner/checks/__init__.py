@@ -37,13 +37,13 @@ def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None
     """Every registered check on a build (but those whose code starts with a `skip` prefix); errors first.
     Fixes are verified by re-checking the changed build."""
     settings = settings or Settings()
-    plain = _run(Context(build, catalog, settings, propose_fixes=False), skip)
+    checked = Context(build, catalog, settings, propose_fixes=False)
+    plain = _run(checked, skip)
     if not propose_fixes or not any(f.severity != "info" for f in plain):
         return plain
     fit = [f for f in plain if f.code.startswith(FIT_CHECKS)]
-    ctx = Context(build, catalog, settings, propose_fixes=True,
-                  recheck=lambda changes: _recheck(build, catalog, settings, changes, fit),
-                  errors_before={f.code for f in plain if f.severity == "error"})
+    ctx = checked.proposing(recheck=lambda changes: _recheck(build, catalog, settings, changes, fit),
+                            errors_before={f.code for f in plain if f.severity == "error"})
     return _run(ctx, skip)
 
 

@@ -47,6 +47,16 @@ class Context:
         #: findings of re-checked changes, by the changes' repr (see fix)
         self._rechecked: dict[str, list[Finding] | None] = {}
 
+    #: Models that depend on the build alone, not on whether fixes are proposed (see proposing).
+    _MODELS = ("budget", "placement", "psu_ratings", "power_split", "thermal", "performance")
+
+    def proposing(self, recheck: Callable[[list[Change]], list[Finding] | None], errors_before: set[str]) -> Context:
+        """A context for the same build that proposes fixes, keeping the models this one computed."""
+        ctx = Context(self.build, self.catalog, self.settings, propose_fixes=True, recheck=recheck,
+                      errors_before=errors_before)
+        ctx.__dict__.update({name: self.__dict__[name] for name in self._MODELS if name in self.__dict__})
+        return ctx
+
     @cached_property
     def budget(self) -> DcBudget:
         return dc_budget(self.build)
