@@ -15,6 +15,7 @@ from planner.checks.context import Context, Settings
 from planner.checks.findings import SEVERITY_RANK, Change, Finding, Fix
 from planner.checks.registry import REGISTRY, check
 from planner.errors import InputError
+from planner.placement import Placement
 from planner.resolve import ResolvedBuild
 
 _CHECK_MODULES = ("case", "slots", "lanes", "risers", "power", "psu_connectors", "psu_split", "outlet", "power_limit",
@@ -33,17 +34,22 @@ _POWER_EDIT = re.compile(r"^(gpu\[\d+\]\.power_limit|psu(\[\d+\](\.(part|circuit
 
 
 def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
-               propose_fixes: bool = True, skip: tuple[str, ...] = ()) -> list[Finding]:
+               propose_fixes: bool = True, skip: tuple[str, ...] = (), placement: Placement | None = None,
+               ) -> list[Finding]:
     """Every registered check on a build (but those whose code starts with a `skip` prefix); errors first.
-    Fixes are verified by re-checking the changed build."""
+    Fixes are verified by re-checking the changed build. `placement`: where the cards sit, when the caller
+    knows it (a re-check of an edit that cannot move a card)."""
     settings = settings or Settings()
     checked = Context(build, catalog, settings, propose_fixes=False)
+    if placement is not None:
+        checked.__dict__["placement"] = placement  # seeds the cached property
     plain = _run(checked, skip)
     if not propose_fixes or not any(f.severity != "info" for f in plain):
         return plain
     fit = [f for f in plain if f.code.startswith(FIT_CHECKS)]
-    ctx = checked.proposing(recheck=lambda changes: _recheck(build, catalog, settings, changes, fit),
-                            errors_before={f.code for f in plain if f.severity == "error"})
+    ctx = checked.proposing(
+        recheck=lambda changes: _recheck(build, catalog, settings, changes, (fit, checked.placement)),
+        errors_before={f.code for f in plain if f.severity == "error"})
     return _run(ctx, skip)
 
 
@@ -57,11 +63,11 @@ def _run(ctx: Context, skip: tuple[str, ...] = ()) -> list[Finding]:
 
 
 def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes: list[Change],
-             fit: list[Finding] | None = None) -> list[Finding] | None:
+             unchanged: tuple[list[Finding], Placement] | None = None) -> list[Finding] | None:
     """The findings of the build with `changes` applied (None: it no longer resolves). An edit of power
-    limits, PSUs or circuits cannot move a card, so the fit checks' findings are the unchanged build's
-    (`fit`, when the caller has them) and only the other checks run again — most candidate fixes are
-    such edits."""
+    limits, PSUs or circuits cannot move a card, so the fit checks' findings and the placement are the
+    unchanged build's (`unchanged`, when the caller has them) and only the other checks run again — most
+    candidate fixes are such edits."""
     from planner.buildfile import validate
     from planner.edit import apply
     from planner.resolve import resolve
@@ -72,6 +78,8 @@ def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes
         changed = resolve(spec, data, catalog, label=build.file, region=settings.region)
     except InputError:
         return None
-    if fit is not None and changes and all(_POWER_EDIT.match(c.path) for c in changes):
-        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=FIT_CHECKS), *fit]
+    if unchanged is not None and changes and all(_POWER_EDIT.match(c.path) for c in changes):
+        fit, placement = unchanged
+        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=FIT_CHECKS, placement=placement),
+                *fit]
     return run_checks(changed, catalog, settings, propose_fixes=False)
