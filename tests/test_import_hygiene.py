@@ -79,3 +79,24 @@ def test_pydantic_plugin_lookup_still_works_after_the_cli_deferred_it() -> None:
         "assert sys.modules['importlib.metadata'].__file__  # the real module, not the stand-in\n"
     )
     assert "importlib.metadata" in _loaded_after(code)
+
+
+def test_the_cli_freezes_what_it_loaded_and_collects_garbage_during_the_run() -> None:
+    # Loading creates long-lived objects only: collection is off while the command loads, then they are
+    # frozen and collection is back on for the run (the TUI runs for hours).
+    code = (
+        "import atexit, gc, sys, contextlib, io\n"
+        "seen = {}\n"
+        "import planner.cli.check_cmd as command\n"
+        "original = command.run_check\n"
+        "def spy(args):\n"
+        "    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count())\n"
+        "    return original(args)\n"
+        "command.run_check = spy\n"
+        f"sys.argv = ['planner', 'check', {str(EXAMPLES / 'pass-dual-3090-wrx80.toml')!r}]\n"
+        "from planner.cli.main import entry_point\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    entry_point()\n"
+        "assert seen['enabled'] and seen['frozen'] > 10_000, seen\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

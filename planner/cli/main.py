@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import os
 import sys
@@ -291,7 +292,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, loaded: Callable[[], None] | None = None) -> int:
+    """Run one command; `loaded` is called once its code is imported, before it runs."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     try:
@@ -308,6 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         module, function = COMMANDS[args.command][1].split(":")
         run: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), function)
+        if loaded is not None:
+            loaded()
         return run(args)
     except PlannerError as error:
         print(f"planner: {error}", file=sys.stderr)
@@ -320,11 +324,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
+    # Loading pydantic, the models and the command's modules creates ~100,000 objects that live as long as
+    # the process and triggers ~75 garbage collections (~13 ms), and at exit Python scans them all once
+    # more. None of them is garbage: collection is off while the command loads, then everything loaded is
+    # frozen (never scanned again) and collection resumes for the run itself, long ones (the TUI) included.
+    gc.disable()
     # The CLI uses no pydantic plugins; looking for them scans every installed distribution's entry
     # points, ~30 ms of every cold start.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _defer_metadata_import()
-    sys.exit(main())
+    sys.exit(main(loaded=_collect_from_here))
+
+
+def _collect_from_here() -> None:
+    gc.freeze()
+    gc.enable()
 
 
 def _defer_metadata_import() -> None:
