@@ -1,9 +1,12 @@
 """Measure the quality bars of SPEC §10 that exist so far and print them.
 
-    python benchmarks/run.py [--runs N]
+    python benchmarks/run.py [--runs N] [--instructions]
 
-* cold start: `planner check` on the 4-GPU example build in a fresh process (median of N runs), next to
-  `python -c pass` on the same interpreter, and their ratio;
+* cold start: `planner check` on the 4-GPU example build that fails the most checks (every fix verified)
+  in a fresh process (median of N runs), next to `python -c pass` and to importing pydantic on the same
+  interpreter, and their ratio; a passing 4-GPU build for comparison;
+* with --instructions (needs valgrind): the instructions each of those runs executes, a figure that,
+  unlike times, does not depend on what else the machine is doing (~15 s per run under valgrind);
 * throughput: builds checked per second in one process (all example builds, repeatedly, fixes included);
 * re-check latency: an edit of an 8-GPU build re-validated, re-resolved and re-checked in-process, as the
   TUI does on every edit (SPEC §10: ≤ 20 ms).
@@ -17,7 +20,9 @@ import argparse
 import gc
 import os
 import random
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -27,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FOUR_GPU = ROOT / "examples" / "builds" / "fail-psu-quad-3090-fe-1600w.toml"
 EIGHT_GPU = ROOT / "benchmarks" / "builds" / "eight-gpu-frame.toml"
+PASSING = ROOT / "examples" / "builds" / "pass-quad-3090-turbo-wrx80.toml"
 
 
 #: As an installed planner runs: with its bytecode compiled (pip compiles on install; a developer shell
@@ -55,6 +61,34 @@ def _interleaved(commands: dict[str, list[str]], runs: int) -> dict[str, tuple[f
     return {name: (statistics.median(wall[name]), statistics.median(cpu[name])) for name in commands}
 
 
+def _instructions(argv: list[str]) -> float | None:
+    """Instructions one run executes, counted by valgrind's callgrind (None without valgrind)."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    done = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+                          capture_output=True, text=True, check=False, env=ENV)
+    match = re.search(r"Collected : (\d+)", done.stderr)
+    return int(match.group(1)) if match else None
+
+
+def instructions() -> None:
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "python -c 'from pydantic import BaseModel'": [sys.executable, "-c", "from pydantic import BaseModel"],
+        "planner check (text, piped)": [sys.executable, "-m", "planner", "check", str(FOUR_GPU)],
+    }
+    counts = {name: _instructions(argv) for name, argv in commands.items()}
+    if any(count is None for count in counts.values()):
+        print("instructions: valgrind not found (apt install valgrind)")
+        return
+    print(f"instructions executed, one run each under valgrind ({FOUR_GPU.relative_to(ROOT)}):")
+    pydantic = counts["python -c 'from pydantic import BaseModel'"]
+    for name, count in counts.items():
+        assert count is not None and pydantic is not None
+        print(f"  {name:44s} {count / 1e6:7.0f} M  ({count / pydantic:4.2f}× importing pydantic)")
+
+
 def cold_start(runs: int) -> None:
     planner = [sys.executable, "-m", "planner", "check", str(FOUR_GPU)]
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "planner")], check=False, env=ENV,
@@ -66,11 +100,14 @@ def cold_start(runs: int) -> None:
         "python -c 'from pydantic import BaseModel'": [sys.executable, "-c", "from pydantic import BaseModel"],
         "planner check (text, piped)": planner,
         "planner check --format json": [*planner, "--format", "json"],
+        "planner check, a passing 4-GPU build": [sys.executable, "-m", "planner", "check", str(PASSING)],
     }, runs)
     baseline = results["python -c pass"][0]
     print(f"cold start, median of {runs} runs, interleaved ({FOUR_GPU.relative_to(ROOT)}):")
+    pydantic = results["python -c 'from pydantic import BaseModel'"][0]
     for name, (wall, cpu) in results.items():
-        print(f"  {name:44s} {wall * 1000:7.1f} ms  (CPU {cpu * 1000:5.0f} ms, {wall / baseline:4.1f}× python -c pass)")
+        print(f"  {name:44s} {wall * 1000:7.1f} ms  (CPU {cpu * 1000:5.0f} ms, {wall / baseline:4.1f}× python -c pass,"
+              f" {wall / pydantic:4.2f}× importing pydantic)")
     worst = max(results["planner check (text, piped)"][0], results["planner check --format json"][0])
     print(f"  budget (SPEC §10): 350 ms  {'OK' if worst <= 0.35 else 'OVER'}")
 
@@ -121,9 +158,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="cold-start runs (default 15)")
     parser.add_argument("--seconds", type=float, default=3.0, help="throughput measuring time (default 3)")
     parser.add_argument("--edits", type=int, default=200, help="edits re-checked in the latency test (default 200)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions of one cold start of each (needs valgrind)")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]} on {sys.platform}, {time.strftime('%Y-%m-%d')}")
     cold_start(args.runs)
+    if args.instructions:
+        instructions()
     throughput(args.seconds)
     recheck_latency(args.edits)
 
