@@ -151,14 +151,17 @@ def test_power_limit_rule_by_architecture() -> None:
 
 def test_gpu_skips(ctx: Any) -> None:
     small = {**RECORDS["gpu-3090-turbo"], "memory": 6}
-    six_pin = {**RECORDS["gpu-2080s"], "power_connectors": {"pcie_6_pin": 1, "pcie_8_pin": 1}}
     no_plugs = {**RECORDS["gpu-4090-fe"], "power_connectors": {"pcie_8_pin": 0}}
     unknown = {**RECORDS["gpu-4090-fe"], "chipset": "Radeon RX 7900 XTX"}
-    cases = [(small, "under 8 GB"), (six_pin, "6-pin"), (no_plugs, "connectors missing"),
-             (unknown, "not in gpu-chips")]
+    cases = [(small, "under 8 GB"), (no_plugs, "connectors missing"), (unknown, "not in gpu-chips")]
     for record, reason in cases:
         with pytest.raises(ib.Skip, match=reason):
             ib.map_gpu(record, ctx)
+
+
+def test_a_6_pin_input_is_imported_as_pcie_6pin(ctx: Any) -> None:
+    six_pin = {**RECORDS["gpu-2080s"], "power_connectors": {"pcie_6_pin": 1, "pcie_8_pin": 1}}
+    assert ib.map_gpu(six_pin, ctx).data["power_connectors"] == ["pcie-8pin", "pcie-6pin"]
 
 
 def test_chip_match_uses_memory_and_ignores_invalid_chips() -> None:

@@ -4,9 +4,10 @@ transient ratios and ATX excursion capability, power plugs and adapters (SPEC §
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from planner.catalog import Catalog
-from planner.models.parts import Outlet, Psu
+from planner.models.parts import GpuBoard, Outlet, Psu
 from planner.physics.connectors import allocate_plugs, cpu_eps_plugs, gpu_plug_need
 from planner.physics.efficiency import efficiency, wall_draw
 from planner.physics.power import rated_watts, runs_on
@@ -144,6 +145,24 @@ def test_native_12vhpwr_plugs_are_used_before_adapters() -> None:
     use = allocate_plugs(psu, resolved.gpus, [gpu_plug_need(g) for g in resolved.gpus], 1)
     assert use.used["12vhpwr"] == 1 and len(use.adapters) == 1
     assert use.short == {"pcie-8pin": 1}  # the adapter wants 3 plugs, the unit has 2
+
+
+def test_a_6_pin_input_takes_one_of_the_psus_6_plus_2_plugs() -> None:
+    card = ('[[gpu]]\ncount = 2\npart = { base = "nvidia-rtx-3090-fe", tdp = "200 W", '
+            'power_connectors = ["pcie-8pin", "pcie-6pin"] }\n')
+    resolved = build(BASE + card)
+    needs = [gpu_plug_need(g) for g in resolved.gpus]
+    assert needs[0].pcie == 2
+    use = allocate_plugs(_psu("corsair-ax1600i"), resolved.gpus, needs, 1)
+    assert use.used["pcie-8pin"] == 4 and not use.adapters
+
+
+def test_a_6_pin_input_delivers_75_w_by_the_pcie_specification() -> None:
+    board = TEST_CATALOG.typed("gpu", "nvidia-rtx-3090-fe", GpuBoard).model_dump()
+    one_6_pin = {**board, "power_connectors": ["pcie-6pin"], "power_limit_min": 100}
+    assert GpuBoard.model_validate({**one_6_pin, "tdp": 150}).tdp == 150  # slot 75 W + 6-pin 75 W
+    with pytest.raises(ValidationError, match="75 W per 6-pin"):
+        GpuBoard.model_validate({**one_6_pin, "tdp": 200})
 
 
 def test_the_cpu_needs_one_eps_plug_per_started_300_w() -> None:

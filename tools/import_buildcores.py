@@ -37,8 +37,8 @@ GPU boards (8 GB and up; chip valid in gpu-chips.toml with the same memory size 
                      professional and Titan chipsets, open-air otherwise; no cooling given → open-air.
   pcie_gen/lanes     from the interface; when it names no generation, the most common generation and width
                      among records of the same chipset that name one, else the architecture's (estimated).
-  power_connectors   8-pin, 12VHPWR and 12V-2x6 counts; "none" for slot-powered cards (≤ 75 W); boards
-                     with a 6-pin input (not in the part model) or no counts above 75 W are left out. RTX
+  power_connectors   6-pin, 8-pin, 12VHPWR and 12V-2x6 counts; "none" for slot-powered cards (≤ 75 W); boards
+                     with no counts above 75 W are left out. RTX
                      A4500/A5000/A5500/A6000 take an 8-pin CPU (EPS) plug the source lists as PCIe (estimated).
 PSUs (500 W and up; ATX, SFX or SFX-L; with an 80 PLUS or Cybenetics rating and connector counts):
   atx_version        "ATX 3.0/3.1" in the name; else "PCIe 5.0" → 3.0, "PCIe 5.1" → 3.1, otherwise 2.x
@@ -388,10 +388,8 @@ def gpu_connectors(record: dict[str, Any], tdp: float) -> tuple[list[str], bool]
     pc = record.get("power_connectors") or {}
     counts = {key: int(number(pc.get(key)) or 0) for key in
               ("pcie_6_pin", "pcie_8_pin", "pcie_12VHPWR", "pcie_12V_2x6")}
-    if counts["pcie_6_pin"]:
-        raise Skip("6-pin power input (not in the part model)")
-    connectors = (["pcie-8pin"] * counts["pcie_8_pin"] + ["12vhpwr"] * counts["pcie_12VHPWR"]
-                  + ["12v-2x6"] * counts["pcie_12V_2x6"])
+    connectors = (["pcie-8pin"] * counts["pcie_8_pin"] + ["pcie-6pin"] * counts["pcie_6_pin"]
+                  + ["12vhpwr"] * counts["pcie_12VHPWR"] + ["12v-2x6"] * counts["pcie_12V_2x6"])
     corrected = False
     if record.get("chipset") in EPS_AUX_CHIPSETS and connectors == ["pcie-8pin"]:
         connectors, corrected = ["eps-8pin"], True

@@ -23,7 +23,7 @@ from planner.units import (
     Voltage,
 )
 
-PowerConnector = Literal["pcie-8pin", "12vhpwr", "12v-2x6", "eps-8pin", "none"]
+PowerConnector = Literal["pcie-6pin", "pcie-8pin", "12vhpwr", "12v-2x6", "eps-8pin", "none"]
 Cooler = Literal["blower", "open-air", "flow-through", "passive", "liquid"]
 Efficiency = Literal[
     "80plus-white", "80plus-bronze", "80plus-silver", "80plus-gold", "80plus-platinum", "80plus-titanium",
@@ -127,7 +127,8 @@ class GpuBoard(Part):
     power_limit_min: Power = Field(gt=0, le=2_000, description="Lowest settable power limit, W.")
     power_limit_max: Power = Field(gt=0, le=2_000, description="Highest settable power limit, W.")
     power_connectors: list[PowerConnector] = Field(
-        min_length=1, description="Power inputs on the card, e.g. ['pcie-8pin', 'pcie-8pin'] or ['12vhpwr'].")
+        min_length=1,
+        description="Power inputs on the card, e.g. ['pcie-8pin', 'pcie-8pin'], ['pcie-6pin'] or ['12vhpwr'].")
     slot_width: float = Field(gt=0, le=5, description="Expansion-slot positions the card covers (2, 2.5, 3…).")
     length: Length = Field(gt=50, le=450, description="Card length, mm.")
     height: Length = Field(
@@ -158,13 +159,13 @@ class GpuBoard(Part):
         if deliverable * CONNECTOR_TOLERANCE < self.tdp:
             raise ValueError(
                 f"connectors {', '.join(self.power_connectors)} deliver at most {deliverable:g} W"
-                f" (75 W slot + 150 W per 8-pin + 600 W per 12VHPWR) but tdp is {self.tdp:g} W")
+                f" (75 W slot + 75 W per 6-pin + 150 W per 8-pin + 600 W per 12VHPWR) but tdp is {self.tdp:g} W")
         return self
 
 
-#: Deliverable watts per GPU power input (PCIe CEM: 8-pin 150 W, 12VHPWR/12V-2x6 600 W).
-CONNECTOR_WATTS: dict[str, float] = {"pcie-8pin": 150.0, "12vhpwr": 600.0, "12v-2x6": 600.0, "eps-8pin": 300.0,
-                                     "none": 0.0}
+#: Deliverable watts per GPU power input (PCIe CEM: 6-pin 75 W, 8-pin 150 W, 12VHPWR/12V-2x6 600 W).
+CONNECTOR_WATTS: dict[str, float] = {"pcie-6pin": 75.0, "pcie-8pin": 150.0, "12vhpwr": 600.0, "12v-2x6": 600.0,
+                                     "eps-8pin": 300.0, "none": 0.0}
 SLOT_WATTS = 75.0  # PCIe x16 slot (CEM)
 CONNECTOR_TOLERANCE = 1.05  # shipping cards exceed the connector spec by a few watts
 

@@ -1,6 +1,7 @@
 """Which PSU plugs feed which inputs (SPEC §3 psu.connectors).
 
-A card's power inputs take native plugs of their kind. A 12VHPWR / 12V-2x6 input on a PSU without (enough)
+A card's power inputs take native plugs of their kind; a PCIe 6-pin input takes a PSU's PCIe 6+2 plug, like an
+8-pin one (the PSU plugs counted as "PCIe 8-pin" are 6+2). A 12VHPWR / 12V-2x6 input on a PSU without (enough)
 native 12VHPWR plugs takes the card's adapter from ⌈power ÷ 150 W⌉ PCIe 8-pin plugs (2–4, what its sense pins
 ask for); an EPS input on a workstation card takes a dual PCIe 8-pin adapter. Native plugs go to the cards
 whose adapters would take the most 8-pin plugs. The CPU takes EPS plugs from the PSU that feeds the
@@ -23,7 +24,7 @@ PLUG_NAMES = {PCIE: "PCIe 8-pin", HPWR: "12VHPWR/12V-2x6", EPS: "EPS 8-pin"}
 class PlugNeed(NamedTuple):
     """A GPU's power inputs."""
 
-    pcie: int  # PCIe 8-pin inputs
+    pcie: int  # PCIe 6-pin and 8-pin inputs: each takes one of the PSU's 6+2 plugs
     hpwr: int  # 12VHPWR / 12V-2x6 inputs
     eps: int  # EPS (CPU 8-pin) inputs
     adapter_plugs: int  # 8-pin plugs an adapter takes per 12VHPWR input
@@ -39,7 +40,8 @@ def gpu_plug_need(gpu: GpuInstance) -> PlugNeed:
         per_input = max(gpu.board.tdp, gpu.power_limit) / hpwr
         adapter = min(max(math.ceil(per_input / params.PCIE_8PIN_WATTS.value - 1e-9),
                           int(params.HPWR_ADAPTER_MIN_PLUGS.value)), int(params.HPWR_ADAPTER_MAX_PLUGS.value))
-    return PlugNeed(pcie=inputs.count("pcie-8pin"), hpwr=hpwr, eps=inputs.count("eps-8pin"), adapter_plugs=adapter)
+    return PlugNeed(pcie=inputs.count("pcie-8pin") + inputs.count("pcie-6pin"), hpwr=hpwr,
+                    eps=inputs.count("eps-8pin"), adapter_plugs=adapter)
 
 
 def cpu_eps_plugs(cpu_power: float) -> int:
