@@ -114,7 +114,14 @@ class Context:
         errors = {f.code for f in after if f.severity == "error"}
         if errors & set(plan.clears) or errors - self.errors_before:
             return None
-        return Fix(description=plan.description, changes=plan.changes, verified=True)
+        # the optimiser clears errors at the least cost; say which of its problems still warn, so its limits
+        # and a check's own (which clears the warning too) do not read as two answers to one question
+        warned = sorted({f.code for f in after if f.severity == "warning" and f.code in plan.clears})
+        note = ""
+        if warned:
+            listed = " and ".join(warned) if len(warned) < 3 else ", ".join(warned[:-1]) + f" and {warned[-1]}"
+            note = f" (errors cleared; {listed} still warn{'s' if len(warned) == 1 else ''})"
+        return Fix(description=plan.description + note, changes=plan.changes, verified=True)
 
     def first_verified(self, tries: Iterable[tuple[str, list[Change]]], code: str, *, wanted: int,
                        most: int) -> list[Fix]:
