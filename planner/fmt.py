@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 def num(value: float, digits: int = 0) -> str:
     text = f"{value:,.{digits}f}"
@@ -28,3 +30,11 @@ def price_text(part: object) -> str:
     """`, $1,499` after a part's id in a fix, or nothing when the catalog has no price."""
     price = getattr(part, "price", None)
     return f", {usd(price)}" if price is not None else ""
+
+
+def gpu_labels(indices: Iterable[int]) -> str:
+    """'GPU1–4', 'GPU1, GPU3', 'GPU1, GPU2': 1-based card numbers as messages show them."""
+    numbers = sorted(i + 1 for i in indices)
+    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"GPU{numbers[0]}–{numbers[-1]}"
+    return ", ".join(f"GPU{n}" for n in numbers)

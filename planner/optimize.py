@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from planner.catalog import Catalog
 from planner.checks import REGISTRY, Context, Settings
 from planner.checks.findings import Change, Finding
+from planner.fmt import gpu_labels
 from planner.models.parts import GpuBoard
 from planner.physics import params
 from planner.resolve import ResolvedBuild
@@ -202,14 +203,6 @@ _COUNT_WORDS = {2: "both", 3: "all three", 4: "all four", 5: "all five", 6: "all
                 8: "all eight"}
 
 
-def gpu_range(indices: Sequence[int]) -> str:
-    """GPU labels as a user reads them: GPU1, GPU1–4, GPU1, GPU3."""
-    numbers = sorted(i + 1 for i in indices)
-    if len(numbers) > 1 and numbers == list(range(numbers[0], numbers[-1] + 1)):
-        return f"GPU{numbers[0]}–{numbers[-1]}"
-    return ", ".join(f"GPU{n}" for n in numbers)
-
-
 def describe(build: ResolvedBuild, limits: dict[int, float], cost: float, clears: Sequence[str]) -> str:
     """"set 285 W on all four GPUs: −6 % estimated throughput; clears outlet.continuous" """
     if len(limits) == 1:
@@ -221,7 +214,7 @@ def describe(build: ResolvedBuild, limits: dict[int, float], cost: float, clears
         parts = []
         for group, limit in limits.items():
             cards = [g for g in build.gpus if g.spec_index == group]
-            parts.append(f"{limit:g} W on {gpu_range([g.index for g in cards])} ({cards[0].board.name})")
+            parts.append(f"{limit:g} W on {gpu_labels(g.index for g in cards)} ({cards[0].board.name})")
         what = "set " + ", ".join(parts)
     price = f"{-cost * 100:+.0f} % estimated throughput".replace("-", "−")
     if price.startswith(("+0 ", "−0 ")):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from planner.checks.context import Context
 from planner.checks.findings import Finding, Fix
-from planner.checks.power_fixes import gpu_labels, limit_cut_fix, replacement_psus
+from planner.checks.power_fixes import limit_cut_fix, replacement_psus
 from planner.checks.registry import check
-from planner.fmt import num, percent, watts
+from planner.fmt import gpu_labels, num, percent, watts
 from planner.models.parts import Psu
 from planner.physics import params
 from planner.physics.delivery import BOARD_PSU, PsuShare

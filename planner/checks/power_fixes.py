@@ -12,20 +12,12 @@ from typing import Any
 
 from planner.checks.context import Context
 from planner.checks.findings import Change, Fix
-from planner.fmt import price_text, watts
+from planner.fmt import gpu_labels, price_text, watts
 from planner.models.parts import Outlet, Psu
 from planner.physics import params
 from planner.physics.power import rated_watts, runs_on
 
 STEP_W = params.POWER_LIMIT_STEP.value  # power limits are proposed in 5 W steps (SPEC §5.2)
-
-
-def gpu_labels(indices: Iterable[int]) -> str:
-    """'GPU1–4', 'GPU1, GPU3': 1-based card numbers as messages show them."""
-    numbers = sorted(i + 1 for i in indices)
-    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
-        return f"GPU{numbers[0]}–{numbers[-1]}"
-    return ", ".join(f"GPU{n}" for n in numbers)
 
 
 def limit_cut_fix(ctx: Context, gpus: Iterable[int], fits: Callable[[float], bool], code: str,

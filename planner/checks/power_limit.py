@@ -6,7 +6,7 @@ from __future__ import annotations
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
-from planner.fmt import percent, watts
+from planner.fmt import gpu_labels, percent, watts
 
 
 @check("power-limit.range")
@@ -42,8 +42,6 @@ def power_limit_range(ctx: Context) -> list[Finding]:
 def power_limit_cost(ctx: Context) -> list[Finding]:
     """The estimated speed at the build's power limits (and thermal throttling), always reported; carries
     the optimiser's limits when they clear power, outlet or thermal errors."""
-    from planner.optimize import gpu_range  # the optimiser imports the check runner: import it late
-
     build, perf = ctx.build, ctx.performance
     groups: dict[tuple[str, float, float], list[int]] = {}
     for card in perf.gpus:
@@ -58,7 +56,7 @@ def power_limit_cost(ctx: Context) -> list[Finding]:
         name = f" ({board.name})" if several_boards else ""
         heat = f", throttled by heat to ~{watts(drawn)}" if card.power_w < limit else ""
         curve = f" ({card.curve})" if len(curves) > 1 else ""
-        parts.append(f"{gpu_range(indices)}{name} at {watts(limit)}{heat}: {percent(card.relative_perf)}{curve}")
+        parts.append(f"{gpu_labels(indices)}{name} at {watts(limit)}{heat}: {percent(card.relative_perf)}{curve}")
     basis = next(iter(curves)) if len(curves) == 1 else perf.kind
     message = (f"Estimated throughput {percent(perf.relative_perf)} of what these cards do at their default "
                f"power, for {build.workload} ({basis}): " + "; ".join(parts) + ".")

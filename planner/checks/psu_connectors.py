@@ -6,9 +6,9 @@ from __future__ import annotations
 from planner.checks.context import Context
 from planner.checks.findings import Finding, Fix, Severity
 from planner.checks.power import psu_name
-from planner.checks.power_fixes import gpu_labels, replacement_psus
+from planner.checks.power_fixes import replacement_psus
 from planner.checks.registry import check
-from planner.fmt import watts
+from planner.fmt import gpu_labels, watts
 from planner.models.parts import Psu
 from planner.physics.connectors import (
     EPS,

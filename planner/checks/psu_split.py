@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
-from planner.checks.power_fixes import gpu_labels, move_psu_fix, outlet_fixes, replacement_psus, second_circuit_fix
+from planner.checks.power_fixes import move_psu_fix, outlet_fixes, replacement_psus, second_circuit_fix
 from planner.checks.registry import check
-from planner.fmt import percent, watts
+from planner.fmt import gpu_labels, percent, watts
 from planner.models.parts import Psu
 from planner.physics.connectors import PLUG_NAMES
 from planner.physics.delivery import PsuShare
