@@ -100,3 +100,13 @@ def test_the_cli_freezes_what_it_loaded_and_collects_garbage_during_the_run() ->
         "assert seen['enabled'] and seen['frozen'] > 10_000, seen\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_help_and_version_answer_without_loading_pydantic() -> None:
+    code = (
+        "import contextlib, io\n"
+        "from planner.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['--help']); main(['--version']); main(['check', '--help'])"
+    )
+    assert "pydantic" not in _loaded_after(code)

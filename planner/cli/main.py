@@ -62,7 +62,7 @@ def _add_check(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    from planner.models.parts import KIND_FILES
+    from planner.kinds import KIND_FILES
 
     kinds = [*KIND_FILES, *KIND_ALIASES]
     catalog = sub.add_parser(
@@ -96,7 +96,7 @@ def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _add_schema(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    from planner.models.parts import KIND_FILES
+    from planner.kinds import KIND_FILES
 
     schema = sub.add_parser(
         "schema", help="print the JSON Schema of the build file (or of a catalog kind)", formatter_class=RAW,
@@ -292,8 +292,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, *, loaded: Callable[[], None] | None = None) -> int:
-    """Run one command; `loaded` is called once its code is imported, before it runs."""
+def main(argv: Sequence[str] | None = None, *, loading: Callable[[], None] | None = None,
+         loaded: Callable[[], None] | None = None) -> int:
+    """Run one command; `loading` is called before its code is imported, `loaded` once it is, before it runs."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     try:
@@ -309,6 +310,8 @@ def main(argv: Sequence[str] | None = None, *, loaded: Callable[[], None] | None
         return ExitCode.BAD_INPUT
     try:
         module, function = COMMANDS[args.command][1].split(":")
+        if loading is not None:
+            loading()
         run: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), function)
         if loaded is not None:
             loaded()
@@ -332,8 +335,7 @@ def entry_point() -> None:
     # The CLI uses no pydantic plugins; looking for them scans every installed distribution's entry
     # points, ~30 ms of every cold start.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    _defer_metadata_import()
-    sys.exit(main(loaded=_collect_from_here))
+    sys.exit(main(loading=_defer_metadata_import, loaded=_collect_from_here))
 
 
 def _collect_from_here() -> None:

@@ -9,6 +9,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planner.kinds import KIND_FILES as KIND_FILES  # re-exported: the kinds and their files
 from planner.units import (
     Airflow,
     Bandwidth,
@@ -340,17 +341,4 @@ KIND_MODELS: dict[str, type[Part]] = {
     "riser": Riser,
     "outlet": Outlet,
     "model": WorkloadModel,
-}
-
-#: Catalog file of each kind.
-KIND_FILES: dict[str, str] = {
-    "gpu-chip": "gpu-chips.toml",
-    "gpu": "gpus.toml",
-    "psu": "psus.toml",
-    "case": "cases.toml",
-    "motherboard": "motherboards.toml",
-    "cpu": "cpus.toml",
-    "riser": "risers.toml",
-    "outlet": "outlets.toml",
-    "model": "models.toml",
 }
