@@ -20,8 +20,9 @@ def load_build(path: Path, catalog: Catalog, region: Region | None = None) -> Re
 
 def check_build(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None) -> Report:
     settings = settings or Settings()
-    findings = run_checks(build, catalog, settings)
-    return make_report(Context(build, catalog, settings), findings)
+    checked = Context(build, catalog, settings, propose_fixes=False)
+    findings = run_checks(build, catalog, settings, context=checked)
+    return make_report(checked, findings)  # the summary reads the models the checks computed
 
 
 def check_file(path: Path, catalog: Catalog, settings: Settings | None = None) -> Report:

@@ -12,12 +12,13 @@ import tomlkit
 from tomlkit.items import AoT, Table
 from tomlkit.toml_document import TOMLDocument
 
+from planner.api import check_build
 from planner.catalog import Catalog
-from planner.checks import Change, Context, Settings, run_checks
+from planner.checks import Change, Settings
 from planner.edit import set_path
 from planner.errors import InputError
 from planner.fileio import atomic_write
-from planner.report import Report, make_report
+from planner.report import Report
 from planner.resolve import ResolvedBuild
 
 #: What a build needs before it can be checked, in the order a builder usually picks them.
@@ -108,8 +109,7 @@ class BuildSession:
             build = resolve(spec, data, self.catalog, label=label, text=text, region=self.settings.region)
         except InputError as error:
             return CheckResult(None, None, [], str(error))
-        findings = run_checks(build, self.catalog, self.settings)
-        return CheckResult(make_report(Context(build, self.catalog, self.settings), findings), build, [], None)
+        return CheckResult(check_build(build, self.catalog, self.settings), build, [], None)
 
     def rows(self) -> list[PartRow]:
         """The parts list, grouped by kind."""

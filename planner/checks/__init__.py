@@ -35,12 +35,13 @@ _POWER_EDIT = re.compile(r"^(gpu\[\d+\]\.power_limit|psu(\[\d+\](\.(part|circuit
 
 def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
                propose_fixes: bool = True, skip: tuple[str, ...] = (), placement: Placement | None = None,
-               ) -> list[Finding]:
+               context: Context | None = None) -> list[Finding]:
     """Every registered check on a build (but those whose code starts with a `skip` prefix); errors first.
     Fixes are verified by re-checking the changed build. `placement`: where the cards sit, when the caller
-    knows it (a re-check of an edit that cannot move a card)."""
+    knows it (a re-check of an edit that cannot move a card). `context`: a context of this build without
+    fixes, for a caller that wants the models the checks compute (the report's summary reads them)."""
     settings = settings or Settings()
-    checked = Context(build, catalog, settings, propose_fixes=False)
+    checked = context if context is not None else Context(build, catalog, settings, propose_fixes=False)
     if placement is not None:
         checked.__dict__["placement"] = placement  # seeds the cached property
     plain = _run(checked, skip)
