@@ -204,8 +204,8 @@ def test_a_figure_the_catalog_marks_as_estimated_is_called_an_estimate() -> None
 
 def test_rechecking_only_the_checks_a_power_edit_can_change_gives_the_same_reports(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fixes verified with the fit checks skipped (for power-limit, PSU and circuit edits) are exactly those
-    a full re-check verifies, on every example build."""
+    """Fixes verified with the fit checks skipped (for power-limit, PSU and circuit edits) and the informing
+    checks skipped (always) are exactly those a full re-check verifies, on every example build."""
     import planner.checks as checks
     from planner.api import check_file
     from planner.catalog import Catalog
@@ -215,5 +215,21 @@ def test_rechecking_only_the_checks_a_power_edit_can_change_gives_the_same_repor
     files = sorted(EXAMPLES.glob("*.toml"))
     quick = [check_file(f, Catalog()) for f in files]
     monkeypatch.setattr(checks, "_POWER_EDIT", __import__("re").compile(r"^$"))  # never skip
+    monkeypatch.setattr(checks, "INFORMING", ())
     full = [check_file(f, Catalog()) for f in files]
     assert quick == full
+
+
+def test_a_check_declared_informing_only_ever_reports_info() -> None:
+    # fix re-checks skip such checks: they weigh only errors and warnings
+    from planner.api import check_file
+    from planner.catalog import Catalog
+    from planner.checks import INFORMING
+
+    from conftest import EXAMPLES
+
+    assert INFORMING == ("power-limit.cost",)
+    for path in sorted(EXAMPLES.glob("*.toml")):
+        report = check_file(path, Catalog())
+        assert all(f.severity == "info" for f in report.findings if f.code in INFORMING), path.name
+

@@ -29,6 +29,8 @@ __all__ = ["REGISTRY", "Change", "Context", "Finding", "Fix", "Settings", "check
 #: Checks of physical fit: they read the board, case, CPU, cards and risers, never power limits, PSUs or
 #: circuits.
 FIT_CHECKS = ("case.", "slot.", "pcie.", "riser.")
+#: Checks that only inform: a fix is verified on errors and warnings, so re-checks skip them.
+INFORMING = tuple(code for code, registered in REGISTRY.items() if registered.informs)
 #: Edits that cannot change a fit finding: power limits, PSUs and the circuits they plug into.
 _POWER_EDIT = re.compile(r"^(gpu\[\d+\]\.power_limit|psu(\[\d+\](\.(part|circuit))?)?|circuit(\[\d+\](\.[a-z_]+)?)?)$")
 
@@ -81,6 +83,6 @@ def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes
         return None
     if unchanged is not None and changes and all(_POWER_EDIT.match(c.path) for c in changes):
         fit, placement = unchanged
-        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=FIT_CHECKS, placement=placement),
-                *fit]
-    return run_checks(changed, catalog, settings, propose_fixes=False)
+        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=(*FIT_CHECKS, *INFORMING),
+                            placement=placement), *fit]
+    return run_checks(changed, catalog, settings, propose_fixes=False, skip=INFORMING)

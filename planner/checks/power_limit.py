@@ -38,7 +38,7 @@ def power_limit_range(ctx: Context) -> list[Finding]:
     return findings
 
 
-@check("power-limit.cost")
+@check("power-limit.cost", informs=True)
 def power_limit_cost(ctx: Context) -> list[Finding]:
     """The estimated speed at the build's power limits (and thermal throttling), always reported; carries
     the optimiser's limits when they clear power, outlet or thermal errors."""

@@ -17,18 +17,19 @@ class Check(NamedTuple):
     code: str
     run: CheckFn
     doc: str
+    informs: bool = False  # its findings are always info: fix re-checks, which weigh errors and warnings, skip it
 
 
 REGISTRY: dict[str, Check] = {}
 
 
-def check(code: str) -> Callable[[CheckFn], CheckFn]:
-    """Register a check under its stable code."""
+def check(code: str, *, informs: bool = False) -> Callable[[CheckFn], CheckFn]:
+    """Register a check under its stable code; `informs`: it only ever reports info findings."""
 
     def register(fn: CheckFn) -> CheckFn:
         if code in REGISTRY:
             raise ValueError(f"check {code!r} registered twice")
-        REGISTRY[code] = Check(code, fn, (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else "")
+        REGISTRY[code] = Check(code, fn, (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else "", informs)
         return fn
 
     return register
