@@ -52,32 +52,28 @@ def cache_path(path: Path) -> Path | None:
 def read(cached: Path) -> dict[str, Any] | None:
     """A cached file: its ids in order, the validated data of its valid entries and the raw tables of the
     others; None when missing or damaged (it is then rebuilt)."""
-    try:
-        data: dict[str, Any] = json.loads(cached.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    data = _read_json(cached)
     shapes = ((data.get("ids"), list), (data.get("valid"), dict), (data.get("invalid"), dict))
     return data if all(isinstance(value, kind) for value, kind in shapes) else None
 
 
 def read_raw(cached: Path) -> dict[str, Any] | None:
     """Every raw table of a cached file (its second file), or None when missing or damaged."""
-    try:
-        data = json.loads(_raw_path(cached).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+    return _read_json(_raw_path(cached)) or None
 
 
 def write(cached: Path, raw: dict[str, Any], valid: dict[str, Any]) -> None:
     """Best effort: a read-only or full disk only means the next run parses the TOML again. The raw tables
     go to a second file, written first, since most runs never read them."""
+    from planner.errors import InputError
+    from planner.fileio import atomic_write
+
     invalid = {part_id: data for part_id, data in raw.items() if part_id not in valid}
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        _write_json(_raw_path(cached), raw)
-        _write_json(cached, {"ids": list(raw), "valid": valid, "invalid": invalid})
-    except OSError:
+        for path, data in ((_raw_path(cached), raw), (cached, {"ids": list(raw), "valid": valid, "invalid": invalid})):
+            atomic_write(path, json.dumps(data, ensure_ascii=False, default=str), force=True)
+    except (OSError, InputError):
         pass
 
 
@@ -85,10 +81,13 @@ def _raw_path(cached: Path) -> Path:
     return cached.with_suffix(".raw.json")
 
 
-def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, default=str), encoding="utf-8")
-    os.replace(tmp, path)
+def _read_json(path: Path) -> dict[str, Any]:
+    """A JSON object from a cache file; empty when the file is missing, damaged or not an object."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def construct(model: type[BaseModel], data: dict[str, Any]) -> BaseModel:
