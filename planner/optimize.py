@@ -75,8 +75,7 @@ class _Search:
                          if f.code.startswith(FAMILIES) and f.severity in self.severities)
 
     def check(self, build: ResolvedBuild) -> _Trial:
-        ctx = Context(build, self.catalog, self.settings, propose_fixes=False)
-        ctx.__dict__["placement"] = self.placement  # seeds the cached property
+        ctx = Context(build, self.catalog, self.settings, propose_fixes=False, placement=self.placement)
         findings = [finding for registered in self.checks for finding in registered.run(ctx)]
         return _Trial(self.problems(findings), ctx.performance.relative_perf)
 

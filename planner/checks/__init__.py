@@ -36,16 +36,14 @@ _POWER_EDIT = re.compile(r"^(gpu\[\d+\]\.power_limit|psu(\[\d+\](\.(part|circuit
 
 
 def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
-               propose_fixes: bool = True, skip: tuple[str, ...] = (), placement: Placement | None = None,
-               context: Context | None = None) -> list[Finding]:
+               propose_fixes: bool = True, skip: tuple[str, ...] = (), context: Context | None = None,
+               ) -> list[Finding]:
     """Every registered check on a build (but those whose code starts with a `skip` prefix); errors first.
-    Fixes are verified by re-checking the changed build. `placement`: where the cards sit, when the caller
-    knows it (a re-check of an edit that cannot move a card). `context`: a context of this build without
-    fixes, for a caller that wants the models the checks compute (the report's summary reads them)."""
+    Fixes are verified by re-checking the changed build. `context`: a context of this build without fixes,
+    from a caller that knows some of its models (a re-check's placement) or wants the ones the checks compute
+    (the report's summary reads them)."""
     settings = settings or Settings()
     checked = context if context is not None else Context(build, catalog, settings, propose_fixes=False)
-    if placement is not None:
-        checked.__dict__["placement"] = placement  # seeds the cached property
     plain = _run(checked, skip)
     if not propose_fixes or not any(f.severity != "info" for f in plain):
         return plain
@@ -83,6 +81,7 @@ def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes
         return None
     if unchanged is not None and changes and all(_POWER_EDIT.match(c.path) for c in changes):
         fit, placement = unchanged
+        known = Context(changed, catalog, settings, propose_fixes=False, placement=placement)
         return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=(*FIT_CHECKS, *INFORMING),
-                            placement=placement), *fit]
+                            context=known), *fit]
     return run_checks(changed, catalog, settings, propose_fixes=False, skip=INFORMING)

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.checks.findings import Change, Finding, Fix
+from planner.fmt import names
 from planner.models.build import Region
 from planner.physics import params
 from planner.physics.delivery import Split, power_split
@@ -35,7 +36,7 @@ class Context:
 
     def __init__(self, build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
                  propose_fixes: bool = True, recheck: Callable[[list[Change]], list[Finding] | None] | None = None,
-                 errors_before: set[str] | None = None) -> None:
+                 errors_before: set[str] | None = None, placement: Placement | None = None) -> None:
         self.build = build
         self.catalog = catalog
         self.settings = settings if settings is not None else Settings()
@@ -46,6 +47,8 @@ class Context:
         self.errors_before = errors_before if errors_before is not None else set()
         #: findings of re-checked changes, by the changes' repr (see fix)
         self._rechecked: dict[str, list[Finding] | None] = {}
+        if placement is not None:  # where the cards sit, when the caller knows it (an edit that moves none)
+            self.__dict__["placement"] = placement  # seeds the cached property
 
     #: Models that depend on the build alone, not on whether fixes are proposed (see proposing).
     _MODELS = ("budget", "placement", "psu_ratings", "power_split", "thermal", "performance")
@@ -117,10 +120,7 @@ class Context:
         # the optimiser clears errors at the least cost; say which of its problems still warn, so its limits
         # and a check's own (which clears the warning too) do not read as two answers to one question
         warned = sorted({f.code for f in after if f.severity == "warning" and f.code in plan.clears})
-        note = ""
-        if warned:
-            listed = " and ".join(warned) if len(warned) < 3 else ", ".join(warned[:-1]) + f" and {warned[-1]}"
-            note = f" (errors cleared; {listed} still warn{'s' if len(warned) == 1 else ''})"
+        note = f" (errors cleared; {names(warned)} still warn{'s' if len(warned) == 1 else ''})" if warned else ""
         return Fix(description=plan.description + note, changes=plan.changes, verified=True)
 
     def first_verified(self, tries: Iterable[tuple[str, list[Change]]], code: str, *, wanted: int,
