@@ -3,6 +3,7 @@ re-checked after every edit. The TUI (and any other interactive face) drives a B
 no Textual code and is tested on its own.
 """
 
+from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,11 +60,11 @@ class BuildSession:
 
     # -- opening and saving ------------------------------------------------------------------------------
     @classmethod
-    def new(cls, catalog: Catalog) -> "BuildSession":
+    def new(cls, catalog: Catalog) -> BuildSession:
         return cls(catalog, tomlkit.parse(NEW_BUILD))
 
     @classmethod
-    def open(cls, path: Path, catalog: Catalog) -> "BuildSession":
+    def open(cls, path: Path, catalog: Catalog) -> BuildSession:
         """Read a build file, keeping its comments; InputError when it is not readable TOML."""
         from planner.buildfile import read_text
 

@@ -6,6 +6,7 @@ enumerate their slots from the one nearest the CPU, so the cards are numbered by
 motherboard slot they (or their riser cable) plug into; the outputs say so and how to check it.
 """
 
+from __future__ import annotations
 
 import re
 from typing import NamedTuple

@@ -15,6 +15,7 @@ when both flows get through, the bottleneck is the indivisibility of cards, whic
 networkx costs ~0.25 s to import: this module is only imported when a multi-PSU build has no working split.
 """
 
+from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
@@ -48,7 +49,7 @@ class Bottleneck(NamedTuple):
     unit: str  # "W" or PLUG_UNIT
 
 
-def delivery_graph(build: ResolvedBuild, budget: DcBudget) -> "DiGraph":
+def delivery_graph(build: ResolvedBuild, budget: DcBudget) -> DiGraph:
     """The build's power-delivery network with `watts` and `plugs` capacities (absent = unlimited)."""
     graph = nx.DiGraph()
     for circuit in build.circuits:
@@ -82,7 +83,7 @@ def delivery_graph(build: ResolvedBuild, budget: DcBudget) -> "DiGraph":
     return graph
 
 
-def _add_gpu(graph: "DiGraph", build: ResolvedBuild, index: int) -> None:
+def _add_gpu(graph: DiGraph, build: ResolvedBuild, index: int) -> None:
     gpu = build.gpus[index]
     need = gpu_plug_need(gpu)
     node = ("gpu", index)

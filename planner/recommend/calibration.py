@@ -5,6 +5,7 @@ Figures marked `check` were not used to fit the parameters: they show how the mo
 calibration set.
 """
 
+from __future__ import annotations
 
 from typing import Literal, NamedTuple
 

@@ -27,6 +27,7 @@ model, parameter count or memory given, Dettmers' minimums apply per card: 24 GB
 for image generation. Parameters of every formula: planner/physics/params.py (GPU recommendation).
 """
 
+from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple

@@ -13,6 +13,7 @@ a share of a base desktop (Dettmers' normalisation: $1,800 ÷ 4 per card), or wi
 price of the cards plus the build's other parts; it is quoted per $1,000.
 """
 
+from __future__ import annotations
 
 import math
 from collections import defaultdict
@@ -54,7 +55,7 @@ class Request:
     memory: MemoryRequest
     budget: float | None = None  # USD for the GPUs
     gpus: int | None = None  # exactly this many cards; default 1…4 (or what the build takes)
-    fit: "BuildFit | None" = None
+    fit: BuildFit | None = None
     vendor: str = "nvidia"  # nvidia | amd | any
 
 
@@ -187,7 +188,7 @@ def _memory_or_budget(chip: GpuChip, card: Card, count: int, need: MemoryNeed,
     return None
 
 
-def _first_fitting(cards: list[Card], count: int, fit: "BuildFit", broken: dict[str, tuple[int, str]],
+def _first_fitting(cards: list[Card], count: int, fit: BuildFit, broken: dict[str, tuple[int, str]],
                    budget: float | None) -> tuple[Card, Reason | None]:
     """The cheapest board of a chip whose `count` cards pass the build's checks, else why the cheapest
     does not. More cards never fit better, so a board that failed at n is not tried above n."""
@@ -206,7 +207,7 @@ def _first_fitting(cards: list[Card], count: int, fit: "BuildFit", broken: dict[
     return cards[0], first_reason
 
 
-def _rest_of_build_price(fit: "BuildFit") -> float:
+def _rest_of_build_price(fit: BuildFit) -> float:
     from planner.export.parts import parts_list
 
     return sum(r.line_total or 0.0 for r in parts_list(fit.original) if r.kind != "gpu")

@@ -11,6 +11,7 @@ utilisation and $0.12/kWh uses 591 kWh ($71) a year; against a $2.14/h cloud V10
 about 293 days. Resale value, cooling and the price of the owner's time are left out.
 """
 
+from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -122,7 +123,7 @@ def build_cost(path: Path, catalog: Catalog) -> BuildCost:
     return _cost_of(load_build(path, catalog), catalog)
 
 
-def option_cost(candidate: "Candidate", catalog: Catalog, fit: "BuildFit | None" = None) -> BuildCost:
+def option_cost(candidate: Candidate, catalog: Catalog, fit: BuildFit | None = None) -> BuildCost:
     """What an option costs to buy and draws at the wall: in the given build, or as cards in a base desktop
     (BASE_DESKTOP_PRICE, BASE_SYSTEM_POWER, WALL_EFFICIENCY)."""
     if fit is not None and candidate.board is not None:
@@ -142,7 +143,7 @@ def option_cost(candidate: "Candidate", catalog: Catalog, fit: "BuildFit | None"
                      f" ÷ {efficiency:.0%} efficiency; price with a ${desktop:,.0f} base desktop")
 
 
-def _cost_of(build: "ResolvedBuild", catalog: Catalog) -> BuildCost:
+def _cost_of(build: ResolvedBuild, catalog: Catalog) -> BuildCost:
     """The parts' price and the wall draw at full load: the circuits' wall draw less their other loads
     where the report gives it, else the DC load at a typical PSU efficiency."""
     from planner.api import check_build
