@@ -38,3 +38,9 @@ def gpu_labels(indices: Iterable[int]) -> str:
     if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
         return f"GPU{numbers[0]}–{numbers[-1]}"
     return ", ".join(f"GPU{n}" for n in numbers)
+
+
+def names(items: Iterable[str]) -> str:
+    """'GPU1', 'GPU1 and GPU2', 'GPU1, GPU2 and GPU3'."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

@@ -16,7 +16,8 @@ from planner.checks import slot_fixes
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
-from planner.checks.slots import estimated_note, names
+from planner.checks.slots import estimated_note
+from planner.fmt import names
 from planner.models.parts import Cpu
 from planner.physics import params
 from planner.placement import GpuMount

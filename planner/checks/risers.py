@@ -15,8 +15,7 @@ from planner.checks.case import cases_for
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
-from planner.checks.slots import names
-from planner.fmt import mm
+from planner.fmt import mm, names
 from planner.models.parts import Riser
 from planner.physics import params
 from planner.placement.explain import shortfall

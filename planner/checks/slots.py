@@ -15,6 +15,7 @@ from planner.checks.case import cases_for
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
+from planner.fmt import names
 from planner.placement import GpuMount
 from planner.placement.explain import shortfall
 from planner.placement.from_build import problem_of
@@ -27,12 +28,6 @@ ESTIMATED = "slot positions of this board are estimated; check its manual"
 def estimated_note(layout: Layout) -> str:
     """What a verdict that rests on an estimated slot layout must say."""
     return f" ({ESTIMATED})" if layout.estimated else ""
-
-
-def names(items: Iterable[str]) -> str:
-    """'GPU1', 'GPU1 and GPU2', 'GPU1, GPU2 and GPU3'."""
-    items = list(items)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def span(positions: Iterable[int]) -> str:
