@@ -52,7 +52,7 @@ class DcBudgetSummary(NamedTuple):
 
 class Summary(NamedTuple):
     dc_load_w: float  # Sustained DC load.
-    dc_peak_w: float | None  # DC load with every GPU at its ~1 ms transient peak at once.
+    dc_peak_w: float | None  # DC load with every GPU at its 1–5 ms excursion at once (PSU protection acts from 1 ms).
     dc_budget: DcBudgetSummary
     psus: list[PsuSummary]
     circuits: list[CircuitSummary]

@@ -104,4 +104,4 @@ def test_export_writes_the_script_with_the_cli(tmp_path: Path) -> None:
                      "-o", out)
     assert result.code == 0
     assert [line.split("  #")[0] for line in out.read_text().splitlines() if "-pl" in line] == [
-        f"nvidia-smi -i {i} -pl 250" for i in range(4)]
+        f"nvidia-smi -i {i} -pl 325" for i in range(4)]

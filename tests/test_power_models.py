@@ -1,5 +1,5 @@
 """The power models pinned to hand-computed values: outlet limits, 80 PLUS efficiency and wall draw,
-transient ratios and ATX excursion capability, power plugs and adapters (SPEC §4.2–4.4)."""
+power plugs and adapters (SPEC §4.2–4.4)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from planner.models.parts import GpuBoard, Outlet, Psu
 from planner.physics.connectors import allocate_plugs, cpu_eps_plugs, gpu_plug_need
 from planner.physics.efficiency import efficiency, wall_draw
 from planner.physics.power import rated_watts, runs_on
-from planner.physics.transients import excursion_capability, transient_ratio
 from planner.physics.wall import cord_for
 
 from helpers import BASE, TEST_CATALOG, build, gpus
@@ -83,42 +82,6 @@ def test_a_c14_psu_outside_north_america_gets_the_iec_10_a_cord() -> None:
         update={"region": "eu", "voltage": 230, "plug_current": 16})
     cord = cord_for(_psu("corsair-hx1000"), eu)
     assert (cord.current, cord.coupler, cord.plug_limited) == (10, "C13", False)
-
-
-# -- transients (SPEC §4.4) ----------------------------------------------------------------------------------------
-def test_atx_3_unit_above_450_w_with_12vhpwr_rides_180_percent_for_1_ms() -> None:
-    psu = _psu("be-quiet-dark-power-pro-13-1600w")
-    assert excursion_capability(psu, 1600).peak == pytest.approx(2880)
-
-
-def test_small_atx_3_unit_or_one_without_12vhpwr_rides_145_percent() -> None:
-    small = _psu("be-quiet-dark-power-pro-13-1600w", wattage=450)
-    assert excursion_capability(small, 450).peak == pytest.approx(652.5)
-    no_hpwr = _psu("be-quiet-dark-power-pro-13-1600w", connectors={"pcie-8pin": 8, "eps-8pin": 2})
-    assert excursion_capability(no_hpwr, 1600).peak == pytest.approx(2320)
-
-
-def test_atx_2_unit_is_assumed_to_ride_123_percent() -> None:
-    assert excursion_capability(_psu("corsair-ax1600i"), 1600).peak == pytest.approx(1968)
-
-
-def test_a_unit_rated_for_atx_3_excursions_up_to_1000_w_rides_180_percent_of_1000_w() -> None:
-    # Seasonic PRIME TX-1600 (2022): ATX 2.53, ATX 3.0 excursions only up to 1,000 W, with 12VHPWR
-    psu = _psu("corsair-ax1600i", excursion_rating=1000, connectors={"pcie-8pin": 8, "12vhpwr": 2, "eps-8pin": 3})
-    assert excursion_capability(psu, 1600).peak == pytest.approx(1800)
-
-
-def test_a_card_s_own_transient_ratio_beats_its_architecture_default() -> None:
-    text = BASE + '[[gpu]]\npart = { base = "nvidia-rtx-3090-fe", transient_ratio = 1.3 }\n'
-    assert transient_ratio(build(text).gpus[0]).value == 1.3
-    assert transient_ratio(build(BASE + gpus("nvidia-rtx-3090-fe")).gpus[0]).value == 1.57  # no measurement
-
-
-def test_a_chip_s_transient_ratio_applies_to_every_board_on_it() -> None:
-    gpu = build(BASE + gpus("nvidia-rtx-3090-fe")).gpus[0]
-    chip = gpu.chip.model_copy(update={"transient_ratio": 1.8})
-
-    assert transient_ratio(gpu._replace(chip=chip)) == (1.8, "the NVIDIA GeForce RTX 3090 figure")
 
 
 # -- plugs and adapters (SPEC §3 psu.connectors) -------------------------------------------------------------------

@@ -113,14 +113,14 @@ def test_every_gpu_is_fed_by_exactly_one_psu_and_the_loads_add_up(counts: list[i
 
 # -- the bottleneck: max-flow / min-cut (acceptance 3) -------------------------------------------------------------
 def test_min_cut_names_the_circuit_when_both_psus_share_one_15_a_outlet() -> None:
-    # 4 × 350 W + 368 W = 1,768 W DC; a NEMA 5-15 carries 1,440 W × 89 % (Platinum at full load) = 1,281.6 W DC
+    # 4 × 350 W + 368 W = 1,768 W DC; a NEMA 5-15's breaker holds 1,800 W × 89 % (Platinum at full load) = 1,602 W DC
     text = HEAD + '[[circuit]]\nname = "office"\noutlet = "nema-5-15"\n' + \
         psus('"corsair-hx1000"', '"corsair-hx1000"', circuits=("office", "office")) + \
         gpus("gigabyte-rtx-3090-turbo", 4)
     found = bottleneck_of(text)
     assert found is not None and found.kind == "circuit"
     assert [n.split(" (")[0] for n in found.names] == ["circuit 'office'"]
-    assert (found.wanted, round(found.deliverable, 1)) == (1768, 1281.6)
+    assert (found.wanted, round(found.deliverable, 1)) == (1768, 1602.0)
     [finding] = findings(text, "psu.split")
     assert "the bottleneck is circuit 'office'" in finding.message
 

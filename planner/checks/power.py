@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from planner.checks.context import Context
-from planner.checks.findings import Finding, Fix
+from planner.checks.findings import Finding, Fix, Severity
 from planner.checks.power_fixes import limit_cut_fix, replacement_psus
 from planner.checks.registry import check
 from planner.fmt import gpu_labels, num, percent, watts
 from planner.models.parts import Psu
 from planner.physics import params
 from planner.physics.delivery import BOARD_PSU, PsuShare
-from planner.physics.transients import excursion_capability, transient_ratio
+from planner.physics.transients import WINDOWS, Capability, capability, excursion
 
 
 def psu_name(ctx: Context, index: int) -> str:
@@ -68,48 +68,72 @@ def _headroom_fixes(ctx: Context, share: PsuShare, target: float) -> list[Fix]:
 
 @check("psu.transient")
 def psu_transient(ctx: Context) -> list[Finding]:
-    """Coincident GPU transient peaks on top of the rest of the load against each PSU's ~1 ms excursion capability."""
+    """Coincident GPU excursions on top of the rest of the load against what each PSU rides, in the windows its
+    protection acts on (1–20 ms): error when over on measured figures, warning when over on assumed ones or
+    within the margin."""
     findings = []
     margin = params.TRANSIENT_WARNING_MARGIN.value
     for share in ctx.power_split.psus:
-        part = ctx.build.psus[share.psu].part
-        capability = excursion_capability(part, share.rating)
-        if not share.gpus or share.peak <= capability.peak * (1 - margin):
+        if not share.gpus:
             continue
-        over = share.peak > capability.peak
+        part = ctx.build.psus[share.psu].part
+        able = capability(part, share.rating)
         gpus = [ctx.build.gpus[i] for i in share.gpus]
-        ratios = sorted({(transient_ratio(g).value, transient_ratio(g).basis) for g in gpus})
-        ratio_text = "; ".join(f"{num(r, 2)} × the power limit, {basis}" for r, basis in ratios)
+        shapes = [excursion(g) for g in gpus]
         steady = share.load - sum(g.power_limit for g in gpus)
+        demand = {w: steady + sum(g.power_limit * e.ratios[w] for g, e in zip(gpus, shapes, strict=True))
+                  for w in params.PROTECTION_WINDOWS}
+        worst = max(demand, key=lambda w: demand[w] / able.watts[w])
+        if demand[worst] <= able.watts[worst] * (1 - margin):
+            continue
+        over = [w for w in demand if demand[w] > able.watts[w]]
+        gpus_measured = all(e.measured for e in shapes)
+        proven = [w for w in over if able.evidence[w] and gpus_measured]
+        window = proven[0] if proven else worst
+        severity: Severity = "error" if proven else "warning"
+        assumed = [what for what, sure in (("the cards'", gpus_measured), ("the PSU's", able.evidence[window]))
+                   if not sure]
+        ratios = "; ".join(sorted({f"{num(e.ratios[window], 2)} × the power limit, {e.basis}" for e in shapes}))
         rest = f" on top of {watts(steady)} of other load" if steady else ""
-        message = (f"With {gpu_labels(share.gpus)} at their ~1 ms transient peaks together ({ratio_text}){rest},"
-                   f" {psu_name(ctx, share.psu)} would see {watts(share.peak)}:"
-                   f" {percent(share.peak / capability.peak)} of the {watts(capability.peak)} it can ride"
-                   f" ({capability.basis}); "
-                   + ("its over-current protection may shut the machine down under load." if over else
-                      f"less than {percent(margin)} margin."))
+        head = (f"With {gpu_labels(share.gpus)} at their {WINDOWS[window]} excursions together ({ratios}){rest},"
+                f" {psu_name(ctx, share.psu)} would see {watts(demand[window])}:"
+                f" {percent(demand[window] / able.watts[window])} of the {watts(able.watts[window])} it rides"
+                f" ({able.basis[window]})")
+        if proven:
+            tail = ". Its over-power protection will shut the machine down on such load steps."
+        elif over:
+            tail = (". If those figures hold, its protection may shut the machine down under load; "
+                    f"{' and '.join(assumed)} figures are assumed, so this is a warning.")
+        else:
+            tail = f"; less than {percent(margin)} margin."
         findings.append(Finding(
-            code="psu.transient", severity="error" if over else "warning", message=message, subject=[part.id],
-            value=share.peak, limit=capability.peak, unit="W", fixes=_transient_fixes(ctx, share, capability.peak)))
+            code="psu.transient", severity=severity, message=head + tail, subject=[part.id],
+            value=round(demand[window], 1), limit=round(able.watts[window], 1), unit="W",
+            fixes=_transient_fixes(ctx, share, demand, able)))
     return findings
 
 
-def _transient_fixes(ctx: Context, share: PsuShare, capability: float) -> list[Fix]:
+def _transient_fixes(ctx: Context, share: PsuShare, demand: dict[int, float], able: Capability) -> list[Fix]:
     if not ctx.propose_fixes:
         return []
-    allowed = capability * (1 - params.TRANSIENT_WARNING_MARGIN.value)
-    swing = sum(transient_ratio(ctx.build.gpus[i]).value for i in share.gpus)
+    keep = 1 - params.TRANSIENT_WARNING_MARGIN.value
+    gpus = [ctx.build.gpus[i] for i in share.gpus]
+    swing = {w: sum(excursion(g).ratios[w] for g in gpus) for w in demand}
     fixes = []
-    limit = limit_cut_fix(ctx, share.gpus, lambda cut: share.peak - cut * swing <= allowed, "psu.transient",
-                          f"; peak {watts(allowed)} or less")
+    limit = limit_cut_fix(ctx, share.gpus, lambda cut: all(demand[w] - cut * swing[w] <= able.watts[w] * keep
+                                                           for w in demand), "psu.transient",
+                          "; every excursion then within its margin")
 
     def rides(psu: Psu, rating: float) -> bool:
-        return (rating >= share.load
-                and excursion_capability(psu, rating).peak * (1 - params.TRANSIENT_WARNING_MARGIN.value) >= share.peak)
+        other = capability(psu, rating)
+        return rating >= share.load and all(demand[w] <= other.watts[w] * keep for w in demand)
+
+    def what(psu: Psu, rating: float) -> str:
+        other = capability(psu, rating)
+        w = max(demand, key=lambda w: demand[w] / other.watts[w])
+        return f"rides {watts(other.watts[w])} over {WINDOWS[w]} ({other.basis[w]})"
 
     if limit:
         fixes.append(limit)
-    fixes.extend(replacement_psus(ctx, share.psu, rides, "psu.transient",
-                                  lambda psu, rating: f"rides {watts(excursion_capability(psu, rating).peak)} for"
-                                  f" 1 ms ({excursion_capability(psu, rating).basis})"))
+    fixes.extend(replacement_psus(ctx, share.psu, rides, "psu.transient", what))
     return fixes

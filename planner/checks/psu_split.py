@@ -32,12 +32,12 @@ def psu_split(ctx: Context) -> list[Finding]:
     else:
         worst = max(split.psus, key=lambda s: s.fraction)
         short = [f"{n} {PLUG_NAMES[k]}" for s in split.psus for k, n in s.plugs.short.items()]
-        circuit = max(split.circuits, key=lambda c: c.wall / c.continuous_limit)
+        circuit = max(split.circuits, key=lambda c: c.wall / c.breaker_rating)
         problem = (f"PSU {worst.psu + 1} would carry {watts(worst.load)} of its {watts(worst.rating)}"
                    if worst.fraction > 1 else
                    f"circuit {circuit.name!r} would draw {watts(circuit.wall)} at the wall, "
-                   f"{percent(circuit.wall / circuit.continuous_limit)} of its continuous limit"
-                   if circuit.wall > circuit.continuous_limit else f"{', '.join(short)} plugs would be missing")
+                   f"{percent(circuit.wall / circuit.breaker_rating)} of its breaker rating"
+                   if circuit.wall > circuit.breaker_rating else f"{', '.join(short)} plugs would be missing")
         message = (f"The {len(build.psus)} PSUs have the watts and plugs in total, but whole cards cannot be shared"
                    f" out between them{pins}: in the best split {problem}.")
         subject = [p.part.id for p in build.psus]

@@ -22,7 +22,8 @@ def render_report(report: Report) -> str:
     lines.append(f"  DC load {watts(s.dc_load_w)} sustained: GPUs {watts(b.gpus_w)}, CPU {watts(b.cpu_w)}, "
                  f"board {watts(b.board_w)}, RAM {watts(b.ram_w)}, drives {watts(b.drives_w)}, fans {watts(b.fans_w)}"
                  + (f", other {watts(b.other_w)}" if b.other_w else "")
-                 + (f"; {watts(s.dc_peak_w)} with every GPU at its transient peak" if s.dc_peak_w is not None else ""))
+                 + (f"; {watts(s.dc_peak_w)} with every GPU at its 1–5 ms excursion" if s.dc_peak_w is not None
+                    else ""))
     for p in s.psus:
         load = f"{watts(p.load_w)} = {percent(p.load_fraction)}" if p.load_w is not None and p.load_fraction else "?"
         feeds = f", feeds {', '.join(p.gpus) or 'no GPUs'}" if len(s.psus) > 1 else ""

@@ -54,6 +54,25 @@ class Part(BaseModel):
     notes: str | None = Field(default=None, description="Anything a builder should know.")
 
 
+class Excursions(BaseModel):
+    """Measured power excursions of a card, each as peak ÷ the card's default power, in the time windows reviewers
+    measure (Igor's Lab: < 1 ms, 1–5 ms, 5–10 ms, 10–20 ms)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    under_1ms: float = Field(ge=1, le=4, description="Peak over spikes shorter than 1 ms ÷ default power.")
+    ms_1_5: float = Field(ge=1, le=4, description="Peak over 1–5 ms ÷ default power.")
+    ms_5_10: float = Field(ge=1, le=4, description="Peak over 5–10 ms ÷ default power.")
+    ms_10_20: float = Field(ge=1, le=4, description="Peak over 10–20 ms ÷ default power.")
+    source: str = Field(min_length=3, description="Who measured it, on which card, at what power.")
+
+    @model_validator(mode="after")
+    def _shorter_is_higher(self) -> Self:
+        if not self.under_1ms >= self.ms_1_5 >= self.ms_5_10 >= self.ms_10_20:
+            raise ValueError("a peak averaged over a longer window cannot be higher than over a shorter one")
+        return self
+
+
 class GpuChip(Part):
     """A GPU model (e.g. the RTX 3090), independent of who made the board."""
 
@@ -86,8 +105,8 @@ class GpuChip(Part):
     form: Literal["pcie", "sxm", "oam", "mezzanine"] = Field(default="pcie", description="Module form.")
     workstation_installable: bool = Field(
         default=True, description="False for SXM/OAM modules that need a server baseboard.")
-    transient_ratio: float | None = Field(
-        default=None, ge=1, le=4, description="Peak/TDP at the ~1 ms scale (overrides the architecture default).")
+    excursions: Excursions | None = Field(
+        default=None, description="Measured power excursions by time window (overrides the architecture's).")
 
     @model_validator(mode="after")
     def _bandwidth_matches_bus(self) -> Self:
@@ -142,8 +161,8 @@ class GpuBoard(Part):
         default=83, ge=40, le=110, description="GPU Boost temperature target, °C (clocks drop above it).")
     temp_max_operating: Temperature = Field(
         default=93, ge=50, le=120, description="Maximum operating temperature, °C (hard throttling).")
-    transient_ratio: float | None = Field(
-        default=None, ge=1, le=4, description="Peak/TDP at ~1 ms (overrides the chip and architecture default).")
+    excursions: Excursions | None = Field(
+        default=None, description="Power excursions measured on this card (overrides its chip's and architecture's).")
     perf_curve: list[PerfCurve] = Field(
         default=[], description="Measured power-limit curves, one per kind of work.")
 
@@ -197,6 +216,11 @@ class Psu(Part):
     excursion_rating: Power | None = Field(
         default=None, gt=0, le=5_000,
         description="Load up to which the unit meets ATX 3.x excursions, if less than its rating, W.")
+    opp_trip: Power | None = Field(
+        default=None, gt=100, le=10_000,
+        description="Measured over-power protection trip point (a review's load ramp; the hot figure where there"
+                    " are two), W.")
+    opp_source: str | None = Field(default=None, min_length=3, description="The review that measured opp_trip.")
     connectors: PsuConnectors = Field(description="Native cables (counts of pcie-8pin, 12vhpwr, eps-8pin).")
     form_factor: Literal["atx", "sfx", "sfx-l", "crps", "server"] = Field(default="atx")
     length: Length | None = Field(default=None, gt=50, le=400, description="Depth, mm.")
@@ -210,6 +234,10 @@ class Psu(Part):
     def _derating(self) -> Self:
         if self.wattage_115v is not None and self.wattage_115v > self.wattage:
             raise ValueError("wattage_115v cannot exceed wattage (the 230 V rating)")
+        if (self.opp_trip is None) != (self.opp_source is None):
+            raise ValueError("opp_trip and opp_source go together: a measured trip point names its review")
+        if self.opp_trip is not None and self.opp_trip < (self.wattage_115v or self.wattage):
+            raise ValueError("opp_trip below the unit's rating: a unit that shuts down under its rating is faulty")
         return self
 
 

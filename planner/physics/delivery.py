@@ -4,8 +4,9 @@ The PSU listed first feeds the motherboard: the CPU (through its EPS plugs), boa
 `extras.other`, and any card without power inputs (it draws from its slot). Each other GPU takes all its
 power from one PSU (its cables never mix two units): the one the build pins with `[[gpu]] psu = N`, else
 the one this module chooses. Among the ways to share the GPUs out it prefers, in order: every input fed
-(adapters allowed), no PSU over its rating, no circuit over its continuous limit, the lowest peak of
-"load ÷ target" over PSUs and circuits, fewest adapters. Identical cards are interchangeable, so the
+(adapters allowed), no PSU over its rating, no circuit over its breaker rating, then none over its continuous
+limit (a code rule for multi-hour loads, which outlet.continuous warns about), the lowest peak of "load ÷ target"
+over PSUs and circuits, fewest adapters. Identical cards are interchangeable, so the
 search runs over how many of each kind go to each PSU; past SPLIT_MAX_CANDIDATES it goes greedy.
 
 This module is plain Python (no networkx): it runs on every check. When no split works, delivery_graph.py
@@ -49,7 +50,7 @@ class Split(NamedTuple):
     psus: tuple[PsuShare, ...]
     circuits: tuple[CircuitDraw, ...]
     gpu_psu: tuple[int, ...]  # the PSU feeding each GPU
-    feasible: bool  # inputs fed, every PSU within its rating and every circuit within its continuous limit
+    feasible: bool  # inputs fed, every PSU within its rating and every circuit within its breaker rating
 
     def circuit_of(self, psu: int) -> CircuitDraw:
         return next(c for c in self.circuits if psu in c.psus)
@@ -85,12 +86,15 @@ class _Problem:
                                               for use, s in zip(build.psus, shares, strict=True)])
         short = sum(s.plugs.short_total for s in shares)
         over_psu = sum(max(0.0, s.load - s.rating) for s in shares)
-        over_circuit = sum(max(0.0, c.wall - c.continuous_limit) for c in draws)
+        over_breaker = sum(max(0.0, c.wall - c.breaker_rating) for c in draws)
+        over_continuous = sum(max(0.0, c.wall - c.continuous_limit) for c in draws)
         pressure = max([s.fraction / self.target for s in shares]
-                       + [c.wall / c.continuous_limit / params.OUTLET_WARNING_FRACTION.value for c in draws])
+                       + [c.wall / c.continuous_limit for c in draws])
         adapters = sum(len(s.plugs.adapters) for s in shares)
-        split = Split(tuple(shares), draws, tuple(gpu_psu), feasible=not short and not over_psu and not over_circuit)
-        return (float(short), round(over_psu, 6), round(over_circuit, 6), round(pressure, 9), float(adapters)), split
+        split = Split(tuple(shares), draws, tuple(gpu_psu), feasible=not short and not over_psu and not over_breaker)
+        key = (float(short), round(over_psu, 6), round(over_breaker, 6), round(over_continuous, 6), round(pressure, 9),
+               float(adapters))
+        return key, split
 
 
 _NO_INPUTS = PlugNeed(0, 0, 0, 0)

@@ -4,8 +4,9 @@
                          → motherboard (24-pin) → board, RAM, drives, fans, slot-powered cards
 
 Each edge carries two capacities, and the network is solved once for each:
-* `watts` (DC): a circuit's continuous limit less its other load, times the lowest efficiency of the PSUs on
-  it; each PSU's rating on its circuit; each consumer's demand.
+* `watts` (DC): a circuit's breaker rating (the sustained load its breaker must hold; the lower continuous limit
+  is a code rule for multi-hour loads that outlet.continuous warns about) less its other load, times the lowest
+  efficiency of the PSUs on it; each PSU's rating on its circuit; each consumer's demand.
 * `plugs`, counted in 8-pin equivalents (PCIe 8-pin 1, EPS 2, 12VHPWR 4): each PSU's plug groups; what each
   card's inputs take from each group it could use (natively or through its adapter); each consumer's need.
 When the demand cannot flow, networkx's maximum flow and minimum cut name the saturated edges nearest the
@@ -58,11 +59,12 @@ def delivery_graph(build: ResolvedBuild, budget: DcBudget) -> DiGraph:
             continue
         outlet = circuit.outlet
         worst = min(lowest_efficiency(p.part.efficiency, outlet.voltage) for p in on)
-        dc = max(0.0, outlet.continuous_limit - circuit.other_load) * worst
+        breaker = outlet.voltage * outlet.breaker_current  # the sustained load its breaker holds (UL 489, IEC 60898-1)
+        dc = max(0.0, breaker - circuit.other_load) * worst
         graph.add_edge(WALL, ("circuit", circuit.name), watts=dc, kind="circuit", subject=outlet.id,
-                       name=f"circuit {circuit.name!r} ({outlet.standard}: {watts(outlet.continuous_limit)}"
-                            f" continuous" + (f" less {watts(circuit.other_load)} other load" if circuit.other_load
-                                              else "") + f" ≈ {watts(dc)} DC)")
+                       name=f"circuit {circuit.name!r} ({outlet.standard}: {watts(breaker)} breaker rating"
+                            + (f" less {watts(circuit.other_load)} other load" if circuit.other_load
+                               else "") + f" ≈ {watts(dc)} DC)")
     for use in build.psus:
         i, part, rating = use.index, use.part, psu_rating(build, use.index)
         graph.add_edge(("circuit", use.circuit), ("psu", i), watts=rating, kind="psu", subject=part.id,

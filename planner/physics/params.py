@@ -72,8 +72,23 @@ CYBENETICS_AS_80PLUS = {
 LOW_LINE_VOLTAGE = Param(
     200, "V", "80 PLUS tests at 115 V and 230 V; mains is either 100–127 V or 200–240 V",
     "a circuit below this uses the 115 V table and a derating PSU's wattage_115v")
-OUTLET_WARNING_FRACTION = Param(
-    0.90, "fraction of the continuous limit", "SPEC §3 outlet.continuous", "warn above this share of the limit")
+#: What a breaker does with a sustained load (SPEC §4.3): the continuous limit above is a code rule for loads of
+#: three hours or more, not a trip point. Over it `outlet.continuous` warns; over the breaker's rating it fails.
+BREAKER_HOLDS = Param(
+    1.00, "× rating", "UL 489 calibration (optifuse.com, 'UL 489 vs. UL 1077'; reference real-machines.md): a listed"
+    " breaker must carry 100 % of its rating indefinitely in open air; IEC 60898-1: an MCB must not trip at 1.13 × its"
+    " rating within an hour", "the sustained load a breaker is required to hold: over it, the breaker will trip")
+BREAKER_TRIPS_NA = Param(
+    1.35, "× rating", "UL 489 calibration: a breaker of 50 A or less must trip at 135 % of its rating within an hour"
+    " (200 % within 2 minutes for 30 A or less)", "quoted in the error for North American circuits")
+BREAKER_TRIPS_IEC = Param(
+    1.45, "× rating", "IEC 60898-1 conventional tripping current: an MCB must trip at 1.45 × its rating within an"
+    " hour (from hot)", "quoted in the error for circuits outside North America")
+BREAKER_INSTANT_TRIP = Param(
+    3.0, "× rating", "IEC 60898-1 instantaneous (magnetic) trip of a type B MCB: 3–5 × its rating, the lowest class"
+    " sold for socket circuits; thermal-magnetic breakers under UL 489 trip instantly only at several times their"
+    " rating too", "a transient peak below this multiple of the breaker rating is ridden through by the breaker:"
+    " its thermal element needs seconds to minutes at that level (UL 489: 200 % within 2 minutes)")
 
 # -- Power cords and AC inlets (SPEC §3 outlet.inlet; planner/physics/wall.py) -----------------------------
 C14_INLET_CURRENT = Param(
@@ -89,26 +104,39 @@ C20_INLET_CURRENT_NA = Param(
 NORTH_AMERICA = ("us", "ca")  # outlet regions where the UL/CSA cord ratings above apply
 
 # -- Transients (SPEC §4.4; planner/physics/transients.py) ---------------------------------------------
-DEFAULT_TRANSIENT_RATIO = Param(
-    1.57, "× power limit", "Igor's Lab RTX 5090 FE power analysis: 901.1 W for < 1 ms at 575 W stock (reference"
-    " README); the only ~1 ms measurement at hand", "a GPU's peak at the ~1 ms scale when neither its board, its"
-    " chip nor its architecture gives one; applied to every architecture without its own figure")
-TRANSIENT_RATIO_BY_ARCHITECTURE = Table(
-    {"blackwell": (1.57,)}, "× power limit",
-    "Igor's Lab RTX 5090 FE: 901.1 W < 1 ms, 823.6 W 1–5 ms, 738.2 W 5–10 ms at 575 W (reference README)",
-    "per-architecture default under a board's or chip's own transient_ratio; add a row when a measurement is"
-    " found (none was for Ampere, Ada, Hopper or AMD cards: they use DEFAULT_TRANSIENT_RATIO)")
-ATX3_EXCURSION = Param(
-    1.80, "× rating", "Intel ATX 3.x design guide: PSUs above 450 W with 12VHPWR ride 180 % of rating for 1 ms"
-    " (200 % 100 µs, 160 % 10 ms, 120 % 100 ms)", "ATX 3.0/3.1 units at the 1 ms scale")
-ATX3_SMALL_EXCURSION = Param(
-    1.45, "× rating", "Intel ATX 3.x design guide: PSUs of 450 W or less, or without 12VHPWR: 145 % for 1 ms",
-    "ATX 3.x units that are small or lack a 12VHPWR output")
-ATX2_EXCURSION = Param(
-    1.23, "× rating", "planner assumption derived from Intel's sizing example (PCWorld interview, 2022): a 300 W"
-    " GPU needs a ~750 W ATX 3.0 unit or up to ~1,100 W ATX 2.x; its peak (3 × 300 W + 300 W CPU + 150 W"
-    " rest = 1,350 W) is 123 % of 1,100 W", "ATX 2.x has no excursion rule; the lower end of what Intel's"
-    " example implies, so the check errs on the side of warning")
+#: The time windows reviewers measure GPU excursions in (Igor's Lab), shortest first, and the ones a PSU's
+#: over-power/over-current protection acts on: it averages current over milliseconds to tens of milliseconds,
+#: while its bulk capacitors ride spikes shorter than a millisecond (reference README; computerbase.de forum,
+#: quoting Igor Wallossek: only peaks longer than 1–2 ms matter for a PSU's protection).
+EXCURSION_WINDOWS = ("< 1 ms", "1–5 ms", "5–10 ms", "10–20 ms")
+PROTECTION_WINDOWS = (1, 2, 3)  # indices into EXCURSION_WINDOWS that the PSU check compares
+PEAK_WINDOW = 1  # the window the report's dc_peak_w and outlet.peak use: the shortest one protection acts on
+RTX_5090_EXCURSIONS = (901.1 / 575, 823.6 / 575, 738.2 / 575, 627.5 / 575)
+EXCURSIONS_BY_ARCHITECTURE = Table(
+    {"blackwell": RTX_5090_EXCURSIONS}, "× default power, per window (< 1, 1–5, 5–10, 10–20 ms)",
+    "Igor's Lab RTX 5090 FE power analysis (2025): 901.1 W < 1 ms, 823.6 W 1–5 ms, 738.2 W 5–10 ms, 627.5 W"
+    " 10–20 ms at 575 W (relayed by slashgear.com 2025-07 and others; reference README)",
+    "a card's excursions when neither its board nor its chip carries a measurement; a figure measured on another"
+    " chip of the architecture is an assumption for this one. No per-window measurement was found for Turing,"
+    " Ampere, Ada, RDNA 3 or datacenter cards (heise c't saw an RTX 3090 drawing ~360 W touch 500 W in brief"
+    " peaks, window not stated: within the default below); they use DEFAULT_EXCURSIONS")
+DEFAULT_EXCURSIONS = Table(
+    {"default": RTX_5090_EXCURSIONS}, "× default power, per window",
+    "the only full per-window measurement at hand (Igor's Lab RTX 5090 FE, above)",
+    "a planner assumption for every card with no measurement of its own chip: the verdicts it leads to are"
+    " warnings that say so, never errors")
+ATX3_EXCURSION_TABLE = Table(
+    {"large": (1.80, 1.60, 1.60, 1.20), "small": (1.45, 1.35, 1.35, 1.10)}, "× rating, per window",
+    "Intel ATX 3.x / ATX12VO design guide Table 3-3 (doc 613768 p.23): PSUs above 450 W with a 12VHPWR output ride"
+    " 200 % for 100 µs, 180 % for 1 ms, 160 % for 10 ms, 120 % for 100 ms; 450 W or less, or no 12VHPWR:"
+    " 150/145/135/110 %", "what an ATX 3.x unit is rated to ride in each window: a 1–5 or 5–10 ms excursion is"
+    " covered by the 10 ms figure, a 10–20 ms one by the 100 ms figure (the guarantee that lasts long enough)")
+ATX2_OPP_DEFAULT = Param(
+    1.18, "× rating", "the 10th percentile of the over-power trip points Tom's Hardware measured on ten ATX 2.x units"
+    " (116–140 %, median 125 %: Corsair AX1600i 119.2 %, Seasonic PRIME TX-1600 126.5 % hot, Thermaltake Smart BM2"
+    " 750 W 115.9 % hot, EVGA 450 BT 118.3 %, Corsair RM850x 2021 123.4 %…); be quiet! states 120–130 % for"
+    " about 20 ms", "what an ATX 2.x unit with no measured trip point is assumed to ride for milliseconds; ATX 2.x"
+    " guarantees no excursions, so a verdict resting on this figure is a warning that says so")
 TRANSIENT_WARNING_MARGIN = Param(
     0.10, "fraction", "SPEC §3 psu.transient", "warn when the coincident peak is within this share of capability")
 

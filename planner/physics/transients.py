@@ -1,57 +1,91 @@
-"""Transient peaks against PSU excursion capability, at the ~1 ms scale (SPEC §4.4).
+"""GPU power excursions against what a PSU rides, per time window (SPEC §4.4).
 
-A GPU's peak is its power limit × transient_ratio (its board's figure, else its chip's, else its
-architecture's, else the default). A PSU rides peaks up to its excursion capability: 180 % of its rating
-for ATX 3.x units above 450 W with a 12VHPWR output, 145 % for smaller ATX 3.x units or ones without
-12VHPWR, a conservative 123 % for ATX 2.x; a unit whose maker states ATX 3.0 excursions only up to some
-load (`excursion_rating`) is rated at that load.
+A GPU's excursions are peaks averaged over the windows reviewers measure (< 1 ms, 1–5 ms, 5–10 ms, 10–20 ms),
+as multiples of its power limit: its board's measurement, else its chip's, else its architecture's (measured on
+another chip: an assumption for this one), else the planner's default (an assumption). A PSU rides, in each
+window, the largest figure that applies to it: its rating (it holds that indefinitely), the ATX 3.x excursion
+table where it is rated for it (up to `excursion_rating` on units rated only part of the way), its measured
+over-power trip point where a review publishes one, and, for an ATX 2.x unit with no measurement, a default
+derived from measured units (an assumption). Protection acts on milliseconds to tens of milliseconds, so the
+check compares the windows from 1 ms up; bulk capacitors ride the shorter spikes.
 """
 
 
 from typing import NamedTuple
 
 from planner.fmt import percent, watts
-from planner.models.parts import Psu
+from planner.models.parts import Excursions, Psu
 from planner.physics import params
 from planner.resolve import GpuInstance
 
-
-class Ratio(NamedTuple):
-    value: float
-    basis: str  # where it comes from, in words: "its board", "the ampere default"…
+WINDOWS = params.EXCURSION_WINDOWS
 
 
-def transient_ratio(gpu: GpuInstance) -> Ratio:
-    """Peak ÷ power limit of a GPU at the ~1 ms scale, and where the figure comes from."""
-    if gpu.board.transient_ratio is not None:
-        return Ratio(gpu.board.transient_ratio, "the card's own figure")
-    if gpu.chip.transient_ratio is not None:
-        return Ratio(gpu.chip.transient_ratio, f"the {gpu.chip.name} figure")
-    row = params.TRANSIENT_RATIO_BY_ARCHITECTURE.values.get(gpu.chip.architecture)
-    if row and row[0] is not None:
-        return Ratio(row[0], f"the {gpu.chip.architecture.capitalize()} default")
-    return Ratio(params.DEFAULT_TRANSIENT_RATIO.value, "the planner's default for cards with no measurement")
+class Excursion(NamedTuple):
+    """A GPU's peaks as multiples of its power limit, one per window, and what they rest on."""
+
+    ratios: tuple[float, ...]
+    basis: str  # in words: "measured on the NVIDIA GeForce RTX 5090 (Igor's Lab…)"
+    measured: bool  # measured on this card or its chip (not borrowed from another chip, not the default)
 
 
-def gpu_peak(gpu: GpuInstance) -> float:
-    """A GPU's transient peak, W."""
-    return gpu.power_limit * transient_ratio(gpu).value
+def _ratios(e: Excursions) -> tuple[float, ...]:
+    return (e.under_1ms, e.ms_1_5, e.ms_5_10, e.ms_10_20)
+
+
+def excursion(gpu: GpuInstance) -> Excursion:
+    """A GPU's excursion multiples per window, and where they come from (excursions scale with the power limit:
+    a planner assumption, the measurements being at stock power)."""
+    if gpu.board.excursions is not None:
+        return Excursion(_ratios(gpu.board.excursions), f"measured on this card ({gpu.board.excursions.source})",
+                         True)
+    if gpu.chip.excursions is not None:
+        return Excursion(_ratios(gpu.chip.excursions),
+                         f"measured on the {gpu.chip.name} ({gpu.chip.excursions.source})", True)
+    arch = gpu.chip.architecture
+    row = params.EXCURSIONS_BY_ARCHITECTURE.values.get(arch)
+    if row is not None:
+        return Excursion(tuple(r or 1.0 for r in row), f"assumed: the {arch.capitalize()} figures, measured on"
+                         " another chip", False)
+    default = params.DEFAULT_EXCURSIONS.values["default"]
+    return Excursion(tuple(r or 1.0 for r in default), f"assumed: no measurement for {arch.capitalize()} cards, so"
+                     " the RTX 5090 FE's", False)
+
+
+def gpu_peak(gpu: GpuInstance, window: int = params.PEAK_WINDOW) -> float:
+    """A GPU's peak averaged over one window (default: the shortest one PSU protection acts on), W."""
+    return gpu.power_limit * excursion(gpu).ratios[window]
 
 
 class Capability(NamedTuple):
-    peak: float  # DC watts the PSU rides for ~1 ms
-    basis: str  # why, in words
+    """What a PSU rides in each window, DC watts, why, and whether that rests on evidence."""
+
+    watts: tuple[float, ...]
+    basis: tuple[str, ...]
+    evidence: tuple[bool, ...]  # a rating or a measurement, not an assumption
 
 
-def excursion_capability(psu: Psu, rating: float) -> Capability:
-    """The ~1 ms peak a PSU rides without its protection tripping, given its rating on this circuit."""
-    big_with_hpwr = rating > 450 and psu.connectors.hpwr > 0
-    factor = params.ATX3_EXCURSION.value if big_with_hpwr else params.ATX3_SMALL_EXCURSION.value
+def capability(psu: Psu, rating: float) -> Capability:
+    """The largest figure that applies to the PSU in each window, given its rating on this circuit."""
+    figures: list[list[tuple[float, str, bool]]] = [[(rating, "its rating", True)] for _ in WINDOWS]
+    size = "large" if rating > 450 and psu.connectors.hpwr > 0 else "small"
+    table = tuple(f or 0.0 for f in params.ATX3_EXCURSION_TABLE.values[size])
     if psu.excursion_rating is not None:
         base = min(psu.excursion_rating, rating)
-        return Capability(factor * base, f"its maker rates ATX 3.0 excursions only up to {watts(base)}:"
-                                         f" {percent(factor)} of that for 1 ms")
-    if psu.atx_version in ("3.0", "3.1"):
-        return Capability(factor * rating, f"ATX {psu.atx_version}: {percent(factor)} of its rating for 1 ms")
-    factor = params.ATX2_EXCURSION.value
-    return Capability(factor * rating, f"ATX 2.x has no excursion rule: assumed {percent(factor)} of its rating")
+        for w, factor in enumerate(table):
+            figures[w].append((factor * base, f"rated for ATX 3.0 excursions only up to {watts(base)}:"
+                               f" {percent(factor)} of that", True))
+    elif psu.atx_version in ("3.0", "3.1"):
+        for w, factor in enumerate(table):
+            figures[w].append((factor * rating, f"ATX {psu.atx_version}: rated for {percent(factor)} of its"
+                               " rating", True))
+    if psu.opp_trip is not None:
+        for w in range(len(WINDOWS)):
+            figures[w].append((psu.opp_trip, f"its measured over-power trip point: {psu.opp_source}", True))
+    elif psu.atx_version == "2.x":
+        factor = params.ATX2_OPP_DEFAULT.value
+        for w in range(len(WINDOWS)):
+            figures[w].append((factor * rating, f"assumed: {percent(factor)} of its rating, the 10th percentile of"
+                               " measured ATX 2.x units, as none was measured on this one", False))
+    best = [max(window, key=lambda f: (f[0], f[2])) for window in figures]
+    return Capability(tuple(b[0] for b in best), tuple(b[1] for b in best), tuple(b[2] for b in best))

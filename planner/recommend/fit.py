@@ -79,4 +79,4 @@ def _physical(board: GpuBoard) -> tuple[object, ...]:
     """What the checks can see of a board: two boards alike in all of it fit a build alike."""
     return (board.chip, board.tdp, board.power_limit_min, board.power_limit_max, tuple(board.power_connectors),
             board.slot_width, board.length, board.height, board.cooler, board.pcie_gen, board.pcie_lanes,
-            board.temp_target, board.temp_max_operating, board.transient_ratio, board.id if board.perf_curve else None)
+            board.temp_target, board.temp_max_operating, board.excursions, board.id if board.perf_curve else None)
