@@ -93,3 +93,29 @@ def test_a_riser_validated_with_a_case_the_catalogs_lack_is_reported(tmp_path: P
     (tmp_path / "risers.toml").write_text(first + '\nvalidated_with = ["fractal-meshify-2-xxl"]\n')
     problems = [str(p) for p in Catalog([ROOT / "catalogs", tmp_path]).validate(only=tmp_path)]
     assert len(problems) == 1 and "validated_with: no case or motherboard 'fractal-meshify-2-xxl'" in problems[0]
+
+
+def _gen5(riser: str) -> str:
+    """The dual-4090 X670E example (Ryzen 9 7950X, PCIe 5.0 slots) with one RTX 5090 FE on `riser` instead."""
+    text = example("warn-dual-4090-fe-x670e.toml").read_text()
+    text = text.replace('case = "fractal-torrent"', 'case = { base = "fractal-torrent", vertical_gpu_mounts = 1 }')
+    text = text.replace('part = "nvidia-rtx-4090-fe"\ncount = 2', f'part = "nvidia-rtx-5090-fe"\nriser = {riser}')
+    assert "nvidia-rtx-5090-fe" in text
+    return text
+
+
+def test_a_pcie_5_link_over_a_passive_twinax_kit_warns_and_names_the_retimer() -> None:
+    [finding] = _signal(_gen5('"c-payne-mcio-pcie5-passive-kit"'))
+    assert "PCIe 5.0 through a passive riser has almost no signal margin" in finding.message
+    assert "set to PCIe 4.0 in the BIOS (the x16 link drops from 63.0 to 31.5 GB/s each way)" in finding.message
+    assert [f.changes[0].value for f in finding.fixes if f.changes] == ["c-payne-mcio-pcie5-retimer-kit"]
+
+
+def test_a_pcie_5_link_over_a_retimer_kit_does_not_warn() -> None:
+    assert _signal(_gen5('"c-payne-mcio-pcie5-retimer-kit"')) == []
+
+
+def test_a_pcie_5_ribbon_riser_is_trusted_only_at_pcie_3() -> None:
+    [finding] = _signal(_gen5('"linkup-ava5-pcie5-riser-200mm"'))
+    assert ("set to PCIe 3.0 in the BIOS (the fastest a passive ribbon riser is trusted at; the x16 link drops from "
+            "63.0 to 15.8 GB/s each way)") in finding.message

@@ -115,11 +115,13 @@ def signal(ctx: Context) -> list[Finding]:
         slot, lanes = str(mount.slot), int(mount.lanes or gpu.board.pcie_lanes)
         slower = clean_gen(riser, gen, validated)
         better = "a retimer riser" if gen >= 5 else "a redriver/retimer kit or shielded twinax cables"
+        why = f"the fastest a {riser.signal} {riser.construction} riser is trusted at; " if slower < gen - 1 else ""
         findings.append(Finding(
             code="riser.signal", severity="warning",
             message=f"GPU{gpu.index + 1}'s PCIe {gen}.0 link runs over the {riser.name}{_path(ctx, mount.gpu)}: "
                     f"{problem}; expect link errors, crashes or a slower link unless {slot} is set to PCIe "
-                    f"{slower}.0 in the BIOS ({_bandwidth_cost(lanes, gen, slower)}) or the link runs over {better}.",
+                    f"{slower}.0 in the BIOS ({why}{_bandwidth_cost(lanes, gen, slower)}) or the link runs over "
+                    f"{better}.",
             subject=[f"GPU{gpu.index + 1}", riser.id, slot], value=gen, limit=riser.pcie_gen,
             unit="PCIe generation", fixes=_signal_fixes(ctx, gpu.spec_index, riser, gen, slot, lanes, slower)
             if ctx.propose_fixes else []))
