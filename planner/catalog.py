@@ -310,7 +310,8 @@ class Catalog:
         return errors
 
     def _reference_problems(self, kinds: set[str]) -> list[CatalogError]:
-        """References between entries: each board's chip exists; each motherboard's socket has a CPU."""
+        """References between entries: each board's chip exists; each motherboard's socket has a CPU; each
+        case or board a riser is validated with exists."""
         errors: list[CatalogError] = []
         try:
             if "gpu" in kinds:
@@ -329,6 +330,15 @@ class Catalog:
                         errors.append(CatalogError(
                             f"no CPU in the catalogs has socket {socket!r}{did_you_mean(socket, sockets)}",
                             file=entry.file, entry=part_id, field="socket"))
+            if "riser" in kinds:
+                known = {*self.entries("case"), *self.entries("motherboard")}
+                for part_id, entry in self.entries("riser").items():
+                    pairs = entry.data.get("validated_with")
+                    for other in pairs if isinstance(pairs, list) else []:
+                        if isinstance(other, str) and other not in known:
+                            errors.append(CatalogError(
+                                f"no case or motherboard {other!r} in the catalogs{did_you_mean(other, known)}",
+                                file=entry.file, entry=part_id, field="validated_with"))
         except CatalogError:
             pass  # an unreadable file is reported by the entry pass
         return errors

@@ -25,7 +25,7 @@ def summary(part: Part) -> str:
     if isinstance(part, Cpu):
         return f"{part.socket}, {part.cores} cores, {watts(part.tdp)}, {part.pcie_lanes} lanes PCIe {part.pcie_gen}"
     if isinstance(part, Riser):
-        return f"{part.kind}, PCIe {part.pcie_gen} x{part.lanes}, {mm(part.length)}, {part.signal}"
+        return f"{part.kind}, PCIe {part.pcie_gen} x{part.lanes}, {mm(part.length)}, {part.construction}, {part.signal}"
     if isinstance(part, Outlet):
         return (f"{num(part.voltage)} V {num(part.breaker_current)} A, continuous "
                 f"{watts(part.continuous_limit)} ({part.region})")

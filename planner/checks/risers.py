@@ -14,6 +14,7 @@ from planner.checks import slot_fixes
 from planner.checks.case import cases_for
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
+from planner.checks.lanes import lane_bandwidth
 from planner.checks.registry import check
 from planner.fmt import mm, names
 from planner.models.parts import Riser
@@ -23,21 +24,36 @@ from planner.placement.from_build import problem_of
 from planner.placement.solver import Problem, solve
 
 
-def riser_problem(riser: Riser, gen: int) -> str | None:
-    """Why a link of generation `gen` over this riser is marginal, or None when it is fine."""
+def riser_problem(riser: Riser, gen: int, validated: bool = False) -> str | None:
+    """Why a link of generation `gen` over this riser is marginal, or None when it is fine. `validated`: its maker
+    validated it with the build's case or board (see `Riser.validated_with`)."""
     if riser.pcie_gen < gen:
         return f"the riser is rated for PCIe {riser.pcie_gen}.0 only"
     if gen >= 5 and riser.signal != "retimer":
         return f"PCIe {gen}.0 through a {riser.signal} riser has almost no signal margin (a retimer resets it)"
-    if gen == 4 and riser.signal == "passive" and riser.length > params.RISER_GEN4_PASSIVE_MAX_LENGTH.value:
-        return (f"a {mm(riser.length)} passive riser is long for PCIe 4.0 "
-                f"(up to {mm(params.RISER_GEN4_PASSIVE_MAX_LENGTH.value)} keeps margin)")
+    if gen > params.RISER_RIBBON_MAX_GEN.value and riser.signal == "passive" and riser.construction == "ribbon" \
+            and not validated:
+        # only PCIe 4.0 reaches here (5.0 and up needs a retimer above), and the evidence is about 4.0
+        return (f"it is a {mm(riser.length)} passive ribbon riser, and ribbons sold for PCIe 4.0 have failed at that "
+                "speed in documented builds (AER/WHEA errors, crashes, a 6-card WRX80 rig that booted only at PCIe "
+                "3.0, a small case's own riser its maker told owners to run at 3.0) with no safe length documented, "
+                "nor has its maker validated it with this case or board")
     return None
 
 
 def riser_ok(riser: Riser, gen: int) -> bool:
-    """Does a link of generation `gen` run cleanly over this riser?"""
+    """Does a link of generation `gen` run cleanly over this riser, whatever the case and board?"""
     return riser_problem(riser, gen) is None
+
+
+def validated_here(ctx: Context, riser: Riser) -> bool:
+    """Has the riser's maker validated it with this build's case or motherboard?"""
+    return bool({ctx.build.case.id, ctx.build.motherboard.id} & set(riser.validated_with))
+
+
+def clean_gen(riser: Riser, gen: int, validated: bool = False) -> int:
+    """The fastest generation below `gen` that runs cleanly over the riser (what to set the slot to)."""
+    return next((g for g in range(gen - 1, 0, -1) if riser_problem(riser, g, validated) is None), 1)
 
 
 @check("riser.mount")
@@ -83,29 +99,39 @@ def _off_risers(ctx: Context, problem: Problem) -> list[Fix]:
 
 @check("riser.signal")
 def signal(ctx: Context) -> list[Finding]:
-    """A riser's rating and length against the PCIe generation of the link it carries."""
+    """A riser's construction, signal conditioning and rating against the PCIe generation of the link it carries
+    (warnings only: whether a marginal link fails depends on the card, the board and the cable)."""
     build = ctx.build
-    marginal = []
-    for m in ctx.placement.mounts:
-        riser = build.gpus[m.gpu].riser if m is not None else None
-        if m is not None and riser is not None and m.gen and (problem := riser_problem(riser, m.gen)):
-            marginal.append((m, problem))
-    if not marginal:
-        return []
     findings = []
-    for mount, problem in marginal:
+    for mount in ctx.placement.mounts:
+        riser = build.gpus[mount.gpu].riser if mount is not None else None
+        if mount is None or riser is None or not mount.gen:
+            continue
+        gen, validated = int(mount.gen), validated_here(ctx, riser)
+        problem = riser_problem(riser, gen, validated)
+        if problem is None:
+            continue
         gpu = build.gpus[mount.gpu]
-        riser = gpu.riser
-        assert riser is not None
-        gen = int(mount.gen or 0)
+        slot, lanes = str(mount.slot), int(mount.lanes or gpu.board.pcie_lanes)
+        slower = clean_gen(riser, gen, validated)
+        better = "a retimer riser" if gen >= 5 else "a redriver/retimer kit or shielded twinax cables"
+        why = f"the fastest a {riser.signal} {riser.construction} riser is trusted at; " if slower < gen - 1 else ""
         findings.append(Finding(
             code="riser.signal", severity="warning",
             message=f"GPU{gpu.index + 1}'s PCIe {gen}.0 link runs over the {riser.name}{_path(ctx, mount.gpu)}: "
-                    f"{problem}; expect link errors or a fallback to PCIe {gen - 1}.0.",
-            subject=[f"GPU{gpu.index + 1}", riser.id, str(mount.slot)], value=gen, limit=riser.pcie_gen,
-            unit="PCIe generation", fixes=_signal_fixes(ctx, gpu.spec_index, riser, gen, str(mount.slot))
+                    f"{problem}; expect link errors, crashes or a slower link unless {slot} is set to PCIe "
+                    f"{slower}.0 in the BIOS ({why}{_bandwidth_cost(lanes, gen, slower)}) or the link runs over "
+                    f"{better}.",
+            subject=[f"GPU{gpu.index + 1}", riser.id, slot], value=gen, limit=riser.pcie_gen,
+            unit="PCIe generation", fixes=_signal_fixes(ctx, gpu.spec_index, riser, gen, slot, lanes, slower)
             if ctx.propose_fixes else []))
     return findings
+
+
+def _bandwidth_cost(lanes: int, gen: int, slower: int) -> str:
+    """'the x16 link drops from 31.5 to 15.8 GB/s each way'"""
+    return (f"the x{lanes} link drops from {lanes * lane_bandwidth(gen):.1f} to {lanes * lane_bandwidth(slower):.1f}"
+            " GB/s each way")
 
 
 def _path(ctx: Context, gpu: int) -> str:
@@ -120,14 +146,16 @@ def _path(ctx: Context, gpu: int) -> str:
     return f" ({' → '.join(hops)})"
 
 
-def _signal_fixes(ctx: Context, spec: int, riser: Riser, gen: int, slot: str) -> list[Fix]:
+def _signal_fixes(ctx: Context, spec: int, riser: Riser, gen: int, slot: str, lanes: int, slower: int) -> list[Fix]:
+    """Catalog risers that carry the link cleanly (re-checked), then the BIOS setting (not re-checkable)."""
     better = sorted((r for r in ctx.catalog.all("riser", curated=True)
-                     if isinstance(r, Riser) and r.kind == riser.kind and r.lanes >= riser.lanes and riser_ok(r, gen)),
+                     if isinstance(r, Riser) and r.kind == riser.kind and r.lanes >= riser.lanes
+                     and riser_problem(r, gen, validated_here(ctx, r)) is None),
                     key=lambda r: (r.price is None, r.price or 0.0, r.id))
     fixes = slot_fixes.verified(ctx, [(f"use the {r.name} ({r.id}{slot_fixes.price_text(r)}, rated PCIe "
-                                       f"{r.pcie_gen}.0, {mm(r.length)}, {r.signal})",
+                                       f"{r.pcie_gen}.0, {mm(r.length)}, {r.construction}, {r.signal})",
                                        [Change(path=f"gpu[{spec}].riser", value=r.id)]) for r in better],
                                 "riser.signal")
-    fixes.append(Fix(description=f"set {slot} to PCIe {gen - 1}.0 in the BIOS (halves the link's bandwidth; "
-                                 "not something a build file can say, so not re-checked)"))
+    fixes.append(Fix(description=f"set {slot} to PCIe {slower}.0 in the BIOS ({_bandwidth_cost(lanes, gen, slower)};"
+                                 " not something a build file can say, so not re-checked)"))
     return fixes

@@ -166,11 +166,12 @@ def risers_to_mounts(ctx: Context, code: str, riser_ok: Callable[[Riser, int], b
 
 
 def _riser_for(ctx: Context, gpu: GpuInstance, riser_ok: Callable[[Riser, int], bool]) -> Riser | None:
-    """The cheapest catalog riser cable that carries the card's full link without a signal warning."""
+    """The cheapest catalog riser cable that carries the card's full link without a signal warning, else the
+    cheapest one rated for the link's generation (a card on a marginal riser still beats a card with no mount)."""
     gen = min(gpu.board.pcie_gen, ctx.build.cpu.pcie_gen, max(s.gen for s in ctx.build.motherboard.slots))
-    risers = [r for r in ctx.catalog.all("riser", curated=True)
-              if isinstance(r, Riser) and r.kind == "cable" and r.lanes >= gpu.board.pcie_lanes and riser_ok(r, gen)]
-    return min(risers, key=_by_price, default=None)
+    risers = [r for r in ctx.catalog.all("riser", curated=True) if isinstance(r, Riser) and r.kind == "cable"
+              and r.lanes >= gpu.board.pcie_lanes and r.pcie_gen >= gen]
+    return min(risers, key=lambda r: (not riser_ok(r, gen), *_by_price(r)), default=None)
 
 
 def _on_risers(needs: tuple[CardNeed, ...], moved: list[GpuInstance], riser: str,

@@ -329,10 +329,22 @@ class Riser(Part):
 
     kind: Literal["cable", "extender"] = Field(
         description="cable: to a vertical/remote mount; extender: raises the card in its own slot.")
-    signal: Literal["passive", "redriver", "retimer"] = Field(default="passive")
+    signal: Literal["passive", "redriver", "retimer"] = Field(
+        default="passive", description="passive, or a redriver (re-amplifies) or retimer (recovers the clock and"
+                                       " resets the channel's loss budget) on its adapter boards.")
+    construction: Literal["ribbon", "twinax"] = Field(
+        default="ribbon",
+        description="ribbon: a flat riser cable (however shielded) from a slot connector to an edge connector, the"
+                    " usual vertical-mount riser; twinax: shielded twinax cable assemblies on connectors specified"
+                    " for PCIe (SlimSAS SFF-8654, MCIO SFF-TA-1016) between adapter boards. Assumed ribbon when"
+                    " not given.")
     pcie_gen: int = Field(ge=1, le=6, description="Generation it is rated for.")
     length: Length = Field(gt=0, le=2_000, description="Cable length, mm.")
     lanes: Literal[1, 4, 8, 16] = Field(default=16)
+    validated_with: list[str] = Field(
+        default=[],
+        description="Catalog ids of the cases or motherboards its maker validated it with at its rated generation"
+                    " (a case maker's riser tested in that case), with the source in `source`.")
 
 
 class Outlet(Part):
