@@ -143,7 +143,8 @@ def cpu_lanes(ctx: Context) -> list[Finding]:
     build = ctx.build
     layout = layout_of(build)
     mounts = _mounts(ctx)
-    direct = [m for m in mounts if layout.slot(str(m.slot)).source == "cpu" and layout.slot(str(m.slot)).switch is None]
+    sites = {m.gpu: layout.slot(str(m.slot)) for m in mounts}
+    direct = [m for m in mounts if sites[m.gpu].source == "cpu" and sites[m.gpu].switch is None]
     behind = _behind_switches(layout, mounts)
     uplinks = [switch for switch in behind if switch.source == "cpu"]
     wanted = sum(int(m.lanes or 0) for m in direct) + sum(switch.lanes for switch in uplinks)
@@ -159,19 +160,18 @@ def cpu_lanes(ctx: Context) -> list[Finding]:
         breakdown = " + ".join([*(f"{n} × x{w}" for w, n in sorted(widths.items(), reverse=True)),
                                 *(f"{n} × x{w} switch uplink{'s' if n > 1 else ''}"
                                   for w, n in sorted(uplink_widths.items(), reverse=True))])
-        narrower = "some slots or switch uplinks" if uplinks else "some slots"
         findings.append(Finding(
             code="pcie.cpu-lanes", severity="warning",
             message=f"The GPUs in CPU slots want {wanted} lanes ({breakdown}) but the {cpu.name} has {cpu.pcie_lanes}: "
-                    f"with this CPU the board runs {narrower} narrower or switches them off (see its manual's lane "
-                    "table).",
+                    f"with this CPU the board runs some slots{' or switch uplinks' if uplinks else ''} narrower or "
+                    "turns slots off (see its manual's lane table).",
             subject=[cpu.id, build.motherboard.id], value=wanted, limit=cpu.pcie_lanes, unit="lanes",
             fixes=_more_lanes(ctx, wanted) if ctx.propose_fixes else []))
     for switch, members in behind.items():
-        finding = _shared_uplink(ctx, layout, switch, members)
+        finding = _shared_uplink(ctx, switch, members, short=wanted > cpu.pcie_lanes and switch in uplinks)
         if finding:
             findings.append(finding)
-    chipset_fed = [m for m in mounts if layout.slot(str(m.slot)).source == "chipset"]
+    chipset_fed = [m for m in mounts if sites[m.gpu].source == "chipset"]
     if len(chipset_fed) > 1:
         uplink = int(params.CHIPSET_UPLINK_LANES.value)
         gen = min(int(m.gen or 3) for m in chipset_fed)
@@ -194,10 +194,11 @@ def _behind_switches(layout: Layout, mounts: list[GpuMount]) -> dict[SwitchSite,
     return behind
 
 
-def _shared_uplink(ctx: Context, layout: Layout, switch: SwitchSite, members: list[GpuMount]) -> Finding | None:
+def _shared_uplink(ctx: Context, switch: SwitchSite, members: list[GpuMount], short: bool) -> Finding | None:
     """What the GPUs behind one switch share: its uplink (info), when two or more share it or it is narrower than
-    a card's own link."""
-    gen = uplink_gen(switch, ctx.build.cpu.pcie_gen)
+    a card's own link. `short`: the CPU cannot give every used switch its whole uplink (the warning says so)."""
+    cpu = ctx.build.cpu
+    gen = uplink_gen(switch, cpu.pcie_gen)
     uplink = switch.lanes * lane_bandwidth(gen)
     links = [int(m.lanes or 0) * lane_bandwidth(int(m.gen or gen)) for m in members]
     if len(members) < 2 and max(links) <= uplink:
@@ -206,14 +207,17 @@ def _shared_uplink(ctx: Context, layout: Layout, switch: SwitchSite, members: li
     where = "CPU" if switch.source == "cpu" else "chipset"
     estimated = " (which slots sit behind which switch is estimated; check the board's block diagram)" \
         if switch.estimated else ""
+    # A CPU short of lanes may narrow this uplink (the warning says so): its bandwidth is then an upper bound.
+    at_most = f" at most (the {cpu.name}'s {cpu.pcie_lanes} lanes cannot give every switch its uplink)" if short else ""
     chip, link = f"{switch.name} ({switch.model})", f"x{switch.lanes} Gen{gen} link to the {where}"
     if len(members) == 1:
-        message = (f"{labels[0]} sits behind {chip}, whose {link} moves {uplink:.1f} GB/s each way, less than the "
-                   f"card's own link ({links[0]:.1f} GB/s){estimated}.")
+        message = (f"{labels[0]} sits behind {chip}, whose {link} moves {uplink:.1f} GB/s each way{at_most}, less "
+                   f"than the card's own link ({links[0]:.1f} GB/s){estimated}.")
     else:
-        message = (f"{names(labels)} sit behind {chip} and share its {link}: {uplink:.1f} GB/s each way between them "
-                   f"and the {where} (each card's own link moves up to {max(links):.1f} GB/s); peer-to-peer transfers "
-                   f"between them, where the driver allows them, stay inside the switch at full link speed{estimated}.")
+        message = (f"{names(labels)} sit behind {chip} and share its {link}: {uplink:.1f} GB/s each way{at_most} "
+                   f"between them and the {where} (each card's own link moves up to {max(links):.1f} GB/s); "
+                   "peer-to-peer transfers between them, where the driver allows them, stay inside the switch at full "
+                   f"link speed{estimated}.")
     return Finding(code="pcie.cpu-lanes", severity="info", message=message, subject=[*labels, switch.name],
                    value=sum(int(m.lanes or 0) for m in members), limit=switch.lanes, unit="lanes")
 
