@@ -292,6 +292,19 @@ class PcieSlot(BaseModel):
         return self
 
 
+class PcieSwitch(BaseModel):
+    """A PCIe switch on the board (e.g. a PLX PEX8747): slots behind it get their full link width to the
+    switch, and share its one upstream link to the CPU (or chipset)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    name: str = Field(min_length=1, description="What findings call it, e.g. 'switch A'.")
+    model: str = Field(min_length=1, description="The chip, e.g. 'PLX PEX8747'.")
+    upstream_lanes: Literal[1, 2, 4, 8, 16] = Field(description="Lanes of its link to the CPU (or chipset).")
+    upstream_gen: int = Field(ge=1, le=6, description="PCIe generation of that link.")
+    slots: list[str] = Field(min_length=1, description="Names of the slots it feeds (downstream).")
+
+
 class Motherboard(Part):
     """A motherboard with its real PCIe slot layout."""
 
@@ -300,6 +313,9 @@ class Motherboard(Part):
     chipset: str | None = Field(default=None, description="Chipset, e.g. WRX80, X670E.")
     memory_slots: int | None = Field(default=None, ge=1, le=32, description="DIMM slots.")
     slots: list[PcieSlot] = Field(min_length=1, description="PCIe slots, top to bottom.")
+    switches: list[PcieSwitch] = Field(
+        default=[], description="PCIe switches and the slots behind them (a slot's `source` is where its switch's "
+                                "upstream link goes).")
 
     @model_validator(mode="after")
     def _slots_consistent(self) -> Self:
@@ -309,7 +325,27 @@ class Motherboard(Part):
             raise ValueError("two slots share a name")
         if len(set(positions)) != len(positions):
             raise ValueError("two slots share a position")
+        switch_names = [w.name for w in self.switches]
+        if len(set(switch_names)) != len(switch_names):
+            raise ValueError("two switches share a name")
+        sources = {s.name: s.source for s in self.slots}
+        if clash := set(switch_names) & set(sources):
+            raise ValueError(f"a switch and a slot share the name {sorted(clash)[0]}")
+        behind: dict[str, str] = {}
+        for switch in self.switches:
+            for slot in switch.slots:
+                if slot not in sources:
+                    raise ValueError(f"switch {switch.name} feeds slot {slot}, which the board does not have")
+                if slot in behind:
+                    raise ValueError(f"slot {slot} sits behind two switches ({behind[slot]} and {switch.name})")
+                behind[slot] = switch.name
+            if len({sources[slot] for slot in switch.slots}) > 1:
+                raise ValueError(f"the slots behind switch {switch.name} disagree on their source (cpu or chipset)")
         return self
+
+    def switch_of(self, slot: str) -> PcieSwitch | None:
+        """The switch a slot sits behind, if any."""
+        return next((w for w in self.switches if slot in w.slots), None)
 
 
 class Cpu(Part):

@@ -1,6 +1,7 @@
 """The slot diagram: the case's expansion-slot positions top to bottom, the board's slot at each, and what
 occupies it — a card (its first position is its slot, the rest its cooler), a riser's plug, or nothing —
-then the cards on vertical/remote mounts and the GPUs with no mount. Plain text, used by
+then the cards on vertical/remote mounts, the board's PCIe switches (a slot behind one says "via" it) and
+the GPUs with no mount. Plain text, used by
 `planner check --diagram`, `planner place` and the TUI's slot panel.
 
     pos  board slot        card
@@ -13,7 +14,7 @@ then the cards on vertical/remote mounts and the GPUs with no mount. Plain text,
 from __future__ import annotations
 
 from planner.placement import GpuMount, Placement
-from planner.placement.layout import Layout, SlotSite, layout_of, slot_lanes
+from planner.placement.layout import Layout, SlotSite, layout_of, slot_lanes, uplink_gen
 from planner.resolve import ResolvedBuild
 
 
@@ -51,6 +52,10 @@ def slot_diagram(build: ResolvedBuild, placement: Placement) -> str:
             gpu = build.gpus[mount.gpu]
             lines.append(f"     {mount.mount:<{width}}GPU{gpu.index + 1} {gpu.board.id}  {_link(mount)}"
                          f"  via {mount.riser} from {mount.slot}")
+    for switch in layout.switches:
+        where = "CPU" if switch.source == "cpu" else "chipset"
+        lines.append(f"     {switch.name} ({switch.model}): x{switch.lanes} Gen{uplink_gen(switch, layout.cpu_gen)} "
+                     f"link to the {where}, shared by {', '.join(switch.slots)}")
     unplaced = [g for g in build.gpus if placement.of(g.index) is None]
     if unplaced:
         lines.append(f"     no mount: {', '.join(f'GPU{g.index + 1} {g.board.id}' for g in unplaced)}")
@@ -80,7 +85,8 @@ def _slot_text(site: SlotSite, used: set[str]) -> str:
     wired = f"x{lanes}" if lanes == site.lanes else (f"x{lanes} (x{site.lanes} if alone)" if lanes else "off")
     size = "" if site.size == 16 else f" (x{site.size} slot)"
     source = " chipset" if site.source == "chipset" else ""
-    return f"{site.name} {wired} G{site.gen}{source}{size}"
+    switch = f" via {site.switch}" if site.switch else ""
+    return f"{site.name} {wired} G{site.gen}{source}{size}{switch}"
 
 
 def _link(mount: GpuMount) -> str:

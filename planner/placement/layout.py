@@ -1,7 +1,8 @@
 """The mount model: what the board, the case and each card offer and need, in plain numbers.
 
 A `Layout` holds the motherboard's slots (position, physical size, electrical lanes, generation, CPU or
-chipset, lane-sharing rules), the case's last expansion-slot position and its vertical/remote mounts.
+chipset, lane-sharing rules, the PCIe switch they sit behind), its switches (upstream link), the case's last
+expansion-slot position and its vertical/remote mounts.
 A `CardNeed` holds what one GPU needs: how many positions its cooler covers, its lanes, and whether it
 sits in a slot (directly or on an extender) or on a riser cable to a mount. The solver, the checks and
 the diagram all read these, so the rules of SPEC §4.7 live in one place.
@@ -29,8 +30,21 @@ class SlotSite(NamedTuple):
     size: int  # physical (16 = full length)
     lanes: int  # electrical, when nothing shares it
     gen: int
-    source: str  # "cpu" | "chipset"
+    source: str  # "cpu" | "chipset" (behind a switch: where the switch's upstream link goes)
     shares: tuple[ShareRule, ...]
+    switch: str | None = None  # name of the PCIe switch the slot sits behind
+
+
+class SwitchSite(NamedTuple):
+    """A PCIe switch: its slots link to it at their own width; it links to the CPU (or chipset) once."""
+
+    name: str
+    model: str
+    lanes: int  # upstream link
+    gen: int
+    source: str  # "cpu" | "chipset": where the upstream link goes
+    slots: tuple[str, ...]
+    estimated: bool  # which slots sit behind it is not read off the board's block diagram
 
 
 class CardNeed(NamedTuple):
@@ -71,9 +85,13 @@ class Layout(NamedTuple):
     mounts: int  # vertical/remote mounts for cards on riser cables
     cpu_gen: int
     estimated: bool  # the board's slot positions are not read off its manual
+    switches: tuple[SwitchSite, ...] = ()
 
     def slot(self, name: str) -> SlotSite:
         return next(s for s in self.slots if s.name == name)
+
+    def switch(self, name: str) -> SwitchSite:
+        return next(w for w in self.switches if w.name == name)
 
 
 #: Layouts by the identity of the parts they come from (catalog parts are shared objects, so every
@@ -96,11 +114,15 @@ def layout_of(build: ResolvedBuild) -> Layout:
 
 def _layout(build: ResolvedBuild) -> Layout:
     board, case = build.motherboard, build.case
-    slots = tuple(sorted((SlotSite(s.name, s.position, s.size, s.lanes, s.gen, s.source, tuple(s.shares))
-                          for s in board.slots), key=lambda s: s.position))
+    behind = {slot: w.name for w in board.switches for slot in w.slots}
+    slots = tuple(sorted((SlotSite(s.name, s.position, s.size, s.lanes, s.gen, s.source, tuple(s.shares),
+                                   behind.get(s.name)) for s in board.slots), key=lambda s: s.position))
+    sources = {s.name: s.source for s in board.slots}
+    switches = tuple(SwitchSite(w.name, w.model, w.upstream_lanes, w.upstream_gen, sources[w.slots[0]],
+                                tuple(w.slots), "switches" in board.estimated) for w in board.switches)
     return Layout(slots=slots, case_end=None if case.open_frame else case.expansion_slots,
                   case_slots=case.expansion_slots, mounts=case.vertical_gpu_mounts, cpu_gen=build.cpu.pcie_gen,
-                  estimated="slots" in board.estimated)
+                  estimated="slots" in board.estimated, switches=switches)
 
 
 def need_of(gpu: GpuInstance) -> CardNeed:
@@ -133,6 +155,12 @@ def slot_lanes(slot: SlotSite, used: Iterable[str]) -> int:
 
 
 def link_gen(slot: SlotSite, need: CardNeed, cpu_gen: int) -> int:
-    """The link generation: the lowest of the slot's, the card's and (for CPU lanes) the CPU's."""
+    """The link generation: the lowest of the slot's, the card's and (for CPU lanes) the CPU's. Behind a
+    switch the card's link ends at the switch: the CPU's generation limits only the switch's uplink."""
     gen = min(slot.gen, need.gen)
-    return min(gen, cpu_gen) if slot.source == "cpu" else gen
+    return min(gen, cpu_gen) if slot.source == "cpu" and slot.switch is None else gen
+
+
+def uplink_gen(switch: SwitchSite, cpu_gen: int) -> int:
+    """The generation a switch's upstream link trains at (on CPU lanes, no faster than the CPU's)."""
+    return min(switch.gen, cpu_gen) if switch.source == "cpu" else switch.gen

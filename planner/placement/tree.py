@@ -1,9 +1,11 @@
-"""The PCIe tree of a placed build as a networkx graph: CPU → root ports / chipset → slots → risers → GPUs.
+"""The PCIe tree of a placed build as a networkx graph: CPU → PCIe switches / root ports / chipset → slots →
+risers → GPUs.
 
 Nodes carry what each hop offers (lanes, generation; a riser its length and signal type), so a GPU's link
 is the narrowest and slowest hop on its path from the CPU, and what shares a hop is its subtree. Slots
 joined by a lane-sharing rule hang off one root port (the rule splits that port's lanes): the ports are the
-connected components of the sharing rules.
+connected components of the sharing rules. Slots behind a PCIe switch hang off the switch's node, which
+holds its upstream link: the card's link ends at the switch, the uplink is shared by everything below it.
 
 Why networkx only here: `import networkx` costs ~0.25 s, more than a whole `planner check` may take
 (SPEC §10). The solver and the lane arithmetic that every check run needs are plain Python
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from planner.physics import params
 from planner.placement import Placement
-from planner.placement.layout import Layout, layout_of, slot_lanes
+from planner.placement.layout import Layout, layout_of, slot_lanes, uplink_gen
 from planner.resolve import ResolvedBuild
 
 if TYPE_CHECKING:
@@ -49,13 +51,18 @@ def pcie_tree(build: ResolvedBuild, placement: Placement) -> nx.DiGraph:
                       lanes=int(params.CHIPSET_UPLINK_LANES.value),
                       gen=min(build.cpu.pcie_gen, max(s.gen for s in chipset_slots)))
         tree.add_edge(CPU, CHIPSET)
+    for switch in layout.switches:
+        tree.add_node(switch.name, kind="switch", label=switch.model, lanes=switch.lanes,
+                      gen=uplink_gen(switch, build.cpu.pcie_gen), upstream="CPU" if switch.source == "cpu" else
+                      "chipset", position=min(layout.slot(s).position for s in switch.slots))
+        tree.add_edge(CPU if switch.source == "cpu" else CHIPSET, switch.name)
     for group in _ports(layout):
         slots = [layout.slot(name) for name in sorted(group, key=lambda n: layout.slot(n).position)]
-        parent = CPU if slots[0].source == "cpu" else CHIPSET
+        parent = slots[0].switch or (CPU if slots[0].source == "cpu" else CHIPSET)
         port = f"port {'+'.join(s.name for s in slots)}" if len(slots) > 1 else None
         if port:
             tree.add_node(port, kind="port", label=f"shared x{max(s.lanes for s in slots)} port",
-                          lanes=max(s.lanes for s in slots), gen=max(s.gen for s in slots))
+                          lanes=max(s.lanes for s in slots), gen=max(s.gen for s in slots), position=slots[0].position)
             tree.add_edge(parent, port)
         for site in slots:
             tree.add_node(site.name, kind="slot", label=site.name, lanes=slot_lanes(site, used), gen=site.gen,
@@ -104,20 +111,21 @@ def link(tree: nx.DiGraph, gpu: int) -> tuple[int, int]:
     """(lanes, generation) of a GPU's link: the narrowest and slowest hop from its slot to the card, and on
     CPU lanes the CPU's generation.
 
-    Hops above the slot (a shared port, the chipset's uplink) are shared bandwidth, not the link's width:
-    `gpus_under` tells what shares them. A riser is passive wiring: its rating limits the lanes it carries
-    but not the generation the link trains at (a Gen4 link over a Gen3 riser is what riser.signal flags)."""
+    Hops above the slot (a shared port, a PCIe switch's or the chipset's uplink) are shared bandwidth, not
+    the link's width: `gpus_under` tells what shares them. A riser is passive wiring: its rating limits the
+    lanes it carries but not the generation the link trains at (a Gen4 link over a Gen3 riser is what
+    riser.signal flags)."""
     hops = path_to(tree, gpu)
     below = hops[next(i for i, node in enumerate(hops) if tree.nodes[node]["kind"] == "slot"):]
     lanes = min(tree.nodes[n]["lanes"] for n in below)
     gen = min(tree.nodes[n]["gen"] for n in below if tree.nodes[n]["kind"] != "riser")
-    if CHIPSET not in hops:
+    if CHIPSET not in hops and not any(tree.nodes[n]["kind"] == "switch" for n in hops):
         gen = min(gen, tree.nodes[CPU]["gen"])
     return lanes, gen
 
 
 def gpus_under(tree: nx.DiGraph, node: str) -> list[int]:
-    """The GPUs whose links pass through `node` (e.g. the chipset)."""
+    """The GPUs whose links pass through `node` (e.g. the chipset or a PCIe switch)."""
     import networkx as nx
 
     return sorted(tree.nodes[n]["gpu"] for n in nx.descendants(tree, node) if tree.nodes[n]["kind"] == "gpu")
@@ -143,6 +151,9 @@ def _describe(node: str, data: dict[str, Any]) -> str:
         return f"CPU {data['label']}: {data['lanes']} lanes, Gen{data['gen']}"
     if kind == "chipset":
         return f"chipset {data['label']}: x{data['lanes']} Gen{data['gen']} link to the CPU, shared"
+    if kind == "switch":
+        return (f"{node} {data['label']}: x{data['lanes']} Gen{data['gen']} link to the {data['upstream']}, "
+                "shared by the slots below it")
     if kind == "port":
         return data["label"]
     if kind == "slot":
