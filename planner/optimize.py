@@ -2,8 +2,9 @@
 and thermal error, maximising the build's estimated throughput.
 
 It knows nothing about how those checks work: it edits the build's power limits (card minimum ≤ P ≤ its
-default board power, in 5 W steps), re-runs every registered check whose code starts with `psu.`,
-`outlet.` or `thermal.` on the edited build and looks at their errors. Problems that remain even with every
+default board power, in 5 W steps; never below the catalog's minimum, sourced or estimated, and its
+description says when it stops at an estimated one), re-runs every registered check whose code starts
+with `psu.`, `outlet.` or `thermal.` on the edited build and looks at their errors. Problems that remain even with every
 card at its lowest limit (too few connectors, a passive card in a desktop case…) are not its to fix and
 are reported as remaining. Lower limits never add such problems, so each card's feasible limits form a
 range below a threshold: a binary search on one common fraction of each card's default power finds the
@@ -20,6 +21,7 @@ from typing import Any, NamedTuple
 from planner.catalog import Catalog
 from planner.checks import REGISTRY, Context, Settings
 from planner.checks.findings import Change, Finding
+from planner.checks.power_limit import range_tool
 from planner.fmt import gpu_labels
 from planner.models.parts import GpuBoard
 from planner.physics import params
@@ -193,17 +195,19 @@ def _plan(build: ResolvedBuild, search: _Search, best: Limits, current: frozense
     set_now = {g.spec_index: g.power_limit for g in build.gpus}
     changes = [c for c, group in zip(search.changes(best), search.groups, strict=True)
                if limits[group] != set_now[group]]
+    remaining = sorted({key[0] for key in residual})
     return Plan(limits=limits, changes=changes, relative_perf=after.relative_perf, cost=cost, clears=clears,
-                remaining=sorted({key[0] for key in residual}),
-                description=describe(build, limits, cost, clears))
+                remaining=remaining, description=describe(build, limits, cost, clears, remaining))
 
 
 _COUNT_WORDS = {2: "both", 3: "all three", 4: "all four", 5: "all five", 6: "all six", 7: "all seven",
                 8: "all eight"}
 
 
-def describe(build: ResolvedBuild, limits: dict[int, float], cost: float, clears: Sequence[str]) -> str:
-    """"set 285 W on all four GPUs: −6 % estimated throughput; clears outlet.continuous" """
+def describe(build: ResolvedBuild, limits: dict[int, float], cost: float, clears: Sequence[str],
+             remaining: Sequence[str] = ()) -> str:
+    """"set 285 W on all four GPUs: −6 % estimated throughput; clears outlet.continuous" (and what rests on
+    an estimated minimum: a limit at it, or problems `remaining` even there)"""
     if len(limits) == 1:
         [limit] = limits.values()
         count = len(build.gpus)
@@ -218,7 +222,28 @@ def describe(build: ResolvedBuild, limits: dict[int, float], cost: float, clears
     price = f"{-cost * 100:+.0f} % estimated throughput".replace("-", "−")
     if price.startswith(("+0 ", "−0 ")):
         price = "no measurable throughput cost"
-    return f"{what}: {price}" + (f"; clears {', '.join(clears)}" if clears else "")
+    return (f"{what}: {price}" + (f"; clears {', '.join(clears)}" if clears else "")
+            + _estimated_floors(build, limits, remaining))
+
+
+def _estimated_floors(build: ResolvedBuild, limits: dict[int, float], remaining: Sequence[str]) -> str:
+    """The search never goes below a card's minimum. Where that minimum is only the catalog's estimate and
+    it shapes the answer (a limit stops at it, or problems remain even there), say so: the card's real
+    minimum may differ, and the driver enforces that one."""
+    notes = []
+    for group, limit in limits.items():
+        gpu = next(g for g in build.gpus if g.spec_index == group)
+        board = gpu.board
+        if "power_limit_min" not in board.estimated or not (limit == board.power_limit_min or remaining):
+            continue
+        check = f"check it with {range_tool(gpu.chip.maker, below=True)}"
+        if limit == board.power_limit_min:
+            notes.append(f"{limit:g} W is the {board.name}'s minimum by estimate ({check})")
+        else:
+            verb = "remains" if len(remaining) == 1 else "remain"
+            notes.append(f"{', '.join(remaining)} {verb} even at the {board.name}'s minimum, "
+                         f"{board.power_limit_min:g} W by estimate ({check})")
+    return "; " + "; ".join(notes) if notes else ""
 
 
 def apply_to_toml(text: str, changes: Sequence[Change], note: str) -> str:

@@ -118,6 +118,8 @@ class Resolver:
                 raise self.error(f"unknown {kind} id {base!r}{_hint(unknown.suggestions)}",
                                  (*loc, "base")) from None
             merged = {**entry.data, **data}
+            if "estimated" not in data:  # a figure the build file states is the user's, not the catalog's guess
+                merged["estimated"] = [f for f in entry.data.get("estimated", []) if f not in data]
             merged.setdefault("id", f"{base}-custom")
             merged["source"] = data.get("source", f"{entry.data.get('source', '')} (modified in the build file)")
         else:

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 from planner.checks.context import Context
-from planner.checks.findings import Change, Finding, Fix
+from planner.checks.findings import Change, Finding, Fix, Severity
 from planner.checks.registry import check
 from planner.fmt import gpu_labels, percent, watts
 
 
 @check("power-limit.range")
 def power_limit_range(ctx: Context) -> list[Finding]:
-    """A requested power limit lies within the card's min/max (nvidia-smi refuses others)."""
+    """A requested power limit lies within the card's min/max, which the driver enforces. Outside a
+    published bound: error. Outside a bound the catalog estimates: warning that says so and names the tool
+    that shows the card's real range."""
     findings = []
     seen: set[int] = set()
     for gpu in ctx.build.gpus:
@@ -21,21 +23,44 @@ def power_limit_range(ctx: Context) -> list[Finding]:
         board, limit = gpu.board, gpu.power_limit
         if board.power_limit_min <= limit <= board.power_limit_max:
             continue
-        bound = board.power_limit_min if limit < board.power_limit_min else board.power_limit_max
-        side = "below the minimum" if limit < board.power_limit_min else "above the maximum"
+        below = limit < board.power_limit_min
+        bound = board.power_limit_min if below else board.power_limit_max
+        field = "power_limit_min" if below else "power_limit_max"
+        side = "below the minimum" if below else "above the maximum"
+        tool = range_tool(gpu.chip.maker, below)
         count = sum(1 for g in ctx.build.gpus if g.spec_index == gpu.spec_index)
+        on_all = f" on all {count} cards" if count > 1 else ""
         labels = [f"GPU{g.index + 1}" for g in ctx.build.gpus if g.spec_index == gpu.spec_index]
         fix = ctx.fix(f"set power_limit = {watts(bound)}",
                       [Change(path=f"gpu[{gpu.spec_index}].power_limit", value=f"{bound:g} W")],
                       "power-limit.range") if ctx.propose_fixes else None
+        span = f"{watts(board.power_limit_min)}–{watts(board.power_limit_max)}"
+        severity: Severity
+        if field in board.estimated:
+            severity = "warning"
+            message = (f"A power limit of {watts(limit)}{on_all} is {side} of the {board.name} ({span}), but "
+                       f"that {'minimum' if below else 'maximum'} is an estimate, not a published figure: "
+                       f"check the card's real one with {tool} before relying on this limit.")
+        else:
+            severity = "error"
+            message = (f"A power limit of {watts(limit)} is {side} of the {board.name} ({span}, as {tool} "
+                       f"reports it); the driver would refuse it{on_all}.")
         findings.append(Finding(
-            code="power-limit.range", severity="error",
-            message=f"A power limit of {watts(limit)} is {side} of the {board.name} "
-                    f"({watts(board.power_limit_min)}–{watts(board.power_limit_max)}); nvidia-smi would refuse it"
-                    + (f" on all {count} cards." if count > 1 else "."),
-            subject=[*labels, board.id], value=limit, limit=bound, unit="W",
-            fixes=[fix] if fix else []))
+            code="power-limit.range", severity=severity, message=message,
+            subject=[*labels, board.id], value=limit, limit=bound, unit="W", fixes=[fix] if fix else []))
     return findings
+
+
+def range_tool(maker: str, below: bool) -> str:
+    """Where a card's settable power range is read, by its chip's maker (SPEC §3 `power-limit.range`)."""
+    if maker == "NVIDIA":
+        return f'`nvidia-smi -q -d POWER` ("{"Min" if below else "Max"} Power Limit")'
+    if maker == "AMD":
+        # amdgpu enforces the card firmware's range (power1_cap_min since Linux 6.7 on RDNA 3);
+        # amd-smi and rocm-smi read it from the driver's hwmon files
+        return (f"`amd-smi static --limit` or `rocm-smi --showmaxpower` (the amdgpu driver's "
+                f"power1_cap_{'min' if below else 'max'})")
+    return "the vendor's management tool"
 
 
 @check("power-limit.cost", informs=True)

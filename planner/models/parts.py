@@ -73,6 +73,29 @@ class Excursions(BaseModel):
         return self
 
 
+class PerfPoint(BaseModel):
+    """One measured point of a power-limit curve."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    power_fraction: float = Field(
+        gt=0, le=1.5,
+        description="Power limit ÷ the reference power of what was measured: the chip's tdp for a chip's curve,"
+                    " the board's default power for a board's own.")
+    relative_perf: float = Field(gt=0, le=1.5, description="Throughput ÷ throughput at that reference power.")
+
+
+class PerfCurve(BaseModel):
+    """A measured power-limit → throughput curve for one kind of work."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    kind: Literal["compute-bound", "memory-bound"] = Field(description="Which workloads it represents.")
+    workload: str = Field(description="What was measured, e.g. resnet50-fp16-training.")
+    source: str = Field(min_length=3)
+    points: list[PerfPoint] = Field(min_length=2)
+
+
 class GpuChip(Part):
     """A GPU model (e.g. the RTX 3090), independent of who made the board."""
 
@@ -107,6 +130,10 @@ class GpuChip(Part):
         default=True, description="False for SXM/OAM modules that need a server baseboard.")
     excursions: Excursions | None = Field(
         default=None, description="Measured power excursions by time window (overrides the architecture's).")
+    perf_curve: list[PerfCurve] = Field(
+        default=[],
+        description="Measured power-limit curves, one per kind of work, in fractions of the chip's tdp: they"
+                    " hold for every board built on the chip.")
 
     @model_validator(mode="after")
     def _bandwidth_matches_bus(self) -> Self:
@@ -117,26 +144,6 @@ class GpuChip(Part):
                     f"memory_bandwidth {self.memory_bandwidth:g} GB/s disagrees with bus width × data rate / 8"
                     f" = {derived:g} GB/s")
         return self
-
-
-class PerfPoint(BaseModel):
-    """One measured point of a power-limit curve."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-    power_fraction: float = Field(gt=0, le=1.5, description="Power limit ÷ default board power.")
-    relative_perf: float = Field(gt=0, le=1.5, description="Throughput ÷ throughput at default power.")
-
-
-class PerfCurve(BaseModel):
-    """A measured power-limit → throughput curve for one kind of work."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-    kind: Literal["compute-bound", "memory-bound"] = Field(description="Which workloads it represents.")
-    workload: str = Field(description="What was measured, e.g. resnet50-fp16-training.")
-    source: str = Field(min_length=3)
-    points: list[PerfPoint] = Field(min_length=2)
 
 
 class GpuBoard(Part):
@@ -164,7 +171,9 @@ class GpuBoard(Part):
     excursions: Excursions | None = Field(
         default=None, description="Power excursions measured on this card (overrides its chip's and architecture's).")
     perf_curve: list[PerfCurve] = Field(
-        default=[], description="Measured power-limit curves, one per kind of work.")
+        default=[],
+        description="Curves measured on this board itself, in fractions of its own default power; they override"
+                    " its chip's for their kind of work.")
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:

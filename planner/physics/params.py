@@ -167,8 +167,9 @@ GPU_LENGTH_SPARE = Param(
 
 # -- Power-limit slowdown (SPEC §4.5; planner/physics/slowdown.py) ------------------------------------
 DVFS_STATIC_FRACTION = Param(
-    0.25, "fraction of stock power", "SPEC §4.5; leakage, memory and fans draw ~20–30 % of a GPU's board power"
-    " whatever the core clock", "the part of the power that does not scale with clock speed")
+    0.25, "fraction of the chip's reference power", "SPEC §4.5; leakage, memory and fans draw ~20–30 % of a"
+    " GPU's board power whatever the core clock", "the part of the power that does not scale with clock speed;"
+    " a property of the silicon, so taken from the chip's tdp, not a factory-overclocked board's")
 DVFS_FREQUENCY_EXPONENT = Param(
     1 / 3, "exponent", "SPEC §4.5: dynamic power ∝ f·V² with V tracking f, so ∝ f³",
     "clock speed ∝ (dynamic power)^(1/3)")

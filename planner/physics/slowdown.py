@@ -1,14 +1,22 @@
 """How much speed a power limit costs (SPEC §4.5).
 
-`relative_perf(board, power, workload)` is the card's throughput at `power` divided by its throughput at
-its default board power P0 (`board.tdp`). Two sources, in this order:
+`relative_perf(board, chip, power, workload)` is the card's throughput at `power` divided by its throughput
+at its default board power P0 (`board.tdp`). Two sources, in this order:
 
-* a **measured curve** from the catalog (`GpuBoard.perf_curve`) for the workload's kind, interpolated
-  linearly in power fraction (the RTX 3090 FE carries Puget's 4-GPU ResNet-50 curve as compute-bound);
+* a **measured curve** for the workload's kind, interpolated linearly in power fraction: the board's own
+  (`GpuBoard.perf_curve`, measured on that board, in fractions of its P0) if it has one, else its chip's
+  (`GpuChip.perf_curve`; the RTX 3090 carries Puget's 4-GPU ResNet-50 curve as compute-bound);
 * the **DVFS model**: power = static + dynamic, dynamic ∝ f³ (voltage tracks frequency), static ≈ 25 % of
-  P0, so f/f0 = ((P − 0.25 P0) / (0.75 P0))^(1/3); throughput ∝ (f/f0)^β, β = 1 for compute-bound work;
-  memory-bound work (single-stream LLM decode) is nearly flat (small β) down to a knee at ~60 % of P0
-  and follows the clock below it.
+  the chip's reference power Pc, so f/fc = ((P − 0.25 Pc) / (0.75 Pc))^(1/3); throughput ∝ (f/fc)^β, β = 1
+  for compute-bound work; memory-bound work (single-stream LLM decode) is nearly flat (small β) down to a
+  knee at ~60 % of Pc and follows the clock below it.
+
+A chip's curve and the DVFS model belong to the **chip**, not the board: the silicon's voltage–frequency
+curve and its static power (leakage, memory) are the same on every board, so at a given power limit in
+watts every board of a chip runs the same clocks. Both are therefore read at P ÷ Pc (the chip's `tdp`) and
+divided by their value at the board's own P0 ÷ Pc: a 390 W factory-overclocked RTX 3090 limited to 350 W
+runs where a 350 W card runs at stock, ~5 % below its own stock speed (read as 90 % of its own power, the
+curve would say ~1 %). The cooler matters only through the thermal model (the power a hot card settles at).
 
 Both are monotone non-decreasing in P and equal 1 at P0. Parameters: planner/physics/params.py.
 """
@@ -73,14 +81,13 @@ def dvfs_relative_perf(power_fraction: float, kind: WorkloadKind) -> float:
 class _Prepared(NamedTuple):
     xs: list[float]  # power fractions, ascending
     ys: list[float]  # relative throughput, made monotone
-    at_stock: float  # the curve at P0, to normalise by
 
 
 #: Prepared curves by identity (the dict keeps each curve alive, so an id is never reused while cached).
 _PREPARED: dict[int, tuple[PerfCurve, _Prepared]] = {}
 
 
-def _prepare(curve: PerfCurve, kind: WorkloadKind) -> _Prepared:
+def _prepare(curve: PerfCurve) -> _Prepared:
     cached = _PREPARED.get(id(curve))
     if cached is not None and cached[0] is curve:
         return cached[1]
@@ -89,8 +96,7 @@ def _prepare(curve: PerfCurve, kind: WorkloadKind) -> _Prepared:
     ys: list[float] = []
     for _, y in points:  # running maximum: a noisy dip in a digitised plot must not make the curve fall
         ys.append(max(y, ys[-1]) if ys else y)
-    prepared = _Prepared(xs, ys, 1.0)
-    prepared = prepared._replace(at_stock=_curve_value(prepared, 1.0, kind))
+    prepared = _Prepared(xs, ys)
     if len(_PREPARED) > 256:  # inline parts make new curve objects on every resolve: stay bounded
         _PREPARED.clear()
     _PREPARED[id(curve)] = (curve, prepared)
@@ -110,28 +116,47 @@ def _curve_value(curve: _Prepared, fraction: float, kind: WorkloadKind) -> float
     return y0 + (y1 - y0) * (fraction - x0) / (x1 - x0)
 
 
-def measured_curve(board: GpuBoard, kind: WorkloadKind) -> PerfCurve | None:
-    return next((c for c in board.perf_curve if c.kind == kind), None)
+class _Curve(NamedTuple):
+    """The measured curve a card uses and the power its fractions are of."""
+
+    curve: PerfCurve
+    reference_w: float  # the chip's tdp for a chip's curve, the board's for a board's own
 
 
-def curve_name(board: GpuBoard, workload: Workload | str) -> str:
-    kind = workload_kind(workload)
-    curve = measured_curve(board, kind)
-    if curve is None:
+def measured_curve(board: GpuBoard, chip: GpuChip, kind: WorkloadKind) -> _Curve | None:
+    """The board's own curve for this kind of work, else its chip's, else None."""
+    own = next((c for c in board.perf_curve if c.kind == kind), None)
+    if own is not None:
+        return _Curve(own, board.tdp)
+    shared = next((c for c in chip.perf_curve if c.kind == kind), None)
+    return _Curve(shared, chip.tdp) if shared is not None else None
+
+
+def _name(kind: WorkloadKind, measured: _Curve | None) -> str:
+    if measured is None:
         return f"DVFS model, {kind}"
-    return f"measured {kind} curve, {curve.workload}"
+    return f"measured {kind} curve, {measured.curve.workload}"
 
 
-def relative_perf(board: GpuBoard, power: float, workload: Workload | str) -> PerfEstimate:
+def curve_name(board: GpuBoard, chip: GpuChip, workload: Workload | str) -> str:
+    """Which curve `relative_perf` uses for this card and workload, as reports name it."""
+    kind = workload_kind(workload)
+    return _name(kind, measured_curve(board, chip, kind))
+
+
+def relative_perf(board: GpuBoard, chip: GpuChip, power: float, workload: Workload | str) -> PerfEstimate:
     """The card's throughput at `power` W relative to its default board power, for this workload."""
     kind = workload_kind(workload)
-    fraction = power / board.tdp
-    curve = measured_curve(board, kind)
-    if curve is None:
-        return PerfEstimate(dvfs_relative_perf(fraction, kind), f"DVFS model, {kind}", False)
-    prepared = _prepare(curve, kind)
-    value = _curve_value(prepared, fraction, kind) / prepared.at_stock
-    return PerfEstimate(value, f"measured {kind} curve, {curve.workload}", True)
+    measured = measured_curve(board, chip, kind)
+    name = _name(kind, measured)
+    if measured is None:  # the chip's DVFS model, read in fractions of the chip's reference power
+        stock = dvfs_relative_perf(board.tdp / chip.tdp, kind)
+        value = dvfs_relative_perf(power / chip.tdp, kind)
+        return PerfEstimate(value / stock if stock > 0 else 1.0, name, False)
+    prepared = _prepare(measured.curve)
+    stock = _curve_value(prepared, board.tdp / measured.reference_w, kind)
+    value = _curve_value(prepared, power / measured.reference_w, kind)
+    return PerfEstimate(value / stock if stock > 0 else 1.0, name, True)
 
 
 def stock_throughput(chip: GpuChip, workload: Workload | str) -> float:
@@ -167,15 +192,15 @@ def build_performance(build: ResolvedBuild, powers: Sequence[float]) -> BuildPer
     weighted = total = 0.0
     estimates: dict[tuple[int, float], PerfEstimate] = {}  # cards of one [[gpu]] table share a board
 
-    def estimate(spec_index: int, board: GpuBoard, power: float) -> PerfEstimate:
+    def estimate(spec_index: int, board: GpuBoard, chip: GpuChip, power: float) -> PerfEstimate:
         key = (spec_index, power)
         if key not in estimates:
-            estimates[key] = relative_perf(board, power, build.workload)
+            estimates[key] = relative_perf(board, chip, power, build.workload)
         return estimates[key]
 
     for gpu, power in zip(build.gpus, powers, strict=True):
-        at_limit = estimate(gpu.spec_index, gpu.board, gpu.power_limit)
-        drawn = estimate(gpu.spec_index, gpu.board, power) if power < gpu.power_limit else at_limit
+        at_limit = estimate(gpu.spec_index, gpu.board, gpu.chip, gpu.power_limit)
+        drawn = estimate(gpu.spec_index, gpu.board, gpu.chip, power) if power < gpu.power_limit else at_limit
         cards.append(GpuPerf(gpu.index, gpu.power_limit, power, at_limit.relative_perf, drawn.relative_perf,
                              at_limit.curve))
         weight = stock_throughput(gpu.chip, build.workload)

@@ -64,13 +64,13 @@ class Tuner(ModalScreen[bool]):
             self.query_one("#title", Label).update("Complete the build to tune its power limits.")
             return
         gpu = next(g for g in build.gpus if g.spec_index == self.spec_index)
-        board, limit = gpu.board, gpu.power_limit
-        estimate = relative_perf(board, limit, build.workload)
+        board, chip, limit = gpu.board, gpu.chip, gpu.power_limit
+        estimate = relative_perf(board, chip, limit, build.workload)
         count = sum(1 for g in build.gpus if g.spec_index == self.spec_index)
         self.query_one("#title", Label).update(
             f"{count} × {board.name}: {watts(limit)} (stock {watts(board.tdp)}) → "
             f"{estimate.relative_perf:.0%} of stock throughput\n{estimate.curve}")
-        curve = plot_curve(lambda p: relative_perf(board, p, build.workload).relative_perf,
+        curve = plot_curve(lambda p: relative_perf(board, chip, p, build.workload).relative_perf,
                            board.power_limit_min, board.power_limit_max, limit, board.tdp)
         self.query_one("#curve", Static).update(curve)
         lines = []
