@@ -139,3 +139,17 @@ def test_every_intake_parameter_has_a_source_and_a_reason(name: str) -> None:
 def test_the_report_gives_the_lower_card_its_held_target_not_a_lower_figure() -> None:
     summary = report(fe_pair(ISSUE_SLOTS)).summary
     assert summary.gpus[1].temperature_c == 83.0  # throttling to hold its target
+
+
+def test_a_cooler_thinner_than_its_slot_positions_leaves_that_room_under_it() -> None:
+    thin = 'part = { base = "nvidia-rtx-3090-fe", slot_width = 2.4 }'  # 0.6 of a slot (12 mm) + 10 mm below
+    text = f"ambient = 20\n{BASE}[[gpu]]\n{thin}\nslot = [\"PCIE7\"]\n"
+    assert temperatures(text)[0].floor is None
+    assert temperatures(fe_pair('["PCIE7"]'))[0].floor is not None  # the 3-slot card fills its positions
+
+
+def test_a_starved_card_close_to_the_side_panel_says_so_without_counting_it() -> None:
+    case = '{ base = "fractal-meshify-2-xl", max_gpu_height = "145 mm" }'  # 7 mm over the FE's 138 mm
+    [warning] = findings(fe_pair('["PCIE7"]', case), "thermal.sandwich")
+    assert "the side panel, about 7 mm from its edge" in warning.message
+    assert "side panel" not in findings(fe_pair('["PCIE7"]'), "thermal.sandwich")[0].message

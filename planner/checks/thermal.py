@@ -130,6 +130,19 @@ def gpu_temperature(ctx: Context) -> list[Finding]:
     return findings
 
 
+def _side_panel(ctx: Context, t: GpuThermal) -> str:
+    """A starved card whose top edge is also close to the side panel: that side of its intake pocket is
+    closed too. Named, not counted: no measurement of the effect was found."""
+    case, board = ctx.build.case, ctx.build.gpus[t.gpu].board
+    if case.max_gpu_height is None:
+        return ""
+    gap = case.max_gpu_height - board.height
+    if gap >= params.STARVED_INTAKE_GAP.value:
+        return ""
+    return (f"; the side panel, about {max(gap, 0):.0f} mm from its edge, closes that pocket from the side too "
+            "(not counted in the figures)")
+
+
 def _starved(t: GpuThermal) -> str:
     """Why the card cools worse than alone: no room in front of its fans."""
     if t.sandwiched_by is not None:
@@ -173,7 +186,7 @@ def sandwich(ctx: Context) -> list[Finding]:
             code="thermal.sandwich", severity="warning",
             message=f"GPU{t.gpu + 1} ({board.name}, {board.cooler} cooler) sits directly on GPU{t.sandwiched_by + 1}"
                     f" ({below.name}) with no free slot between them: it draws that card's exhaust "
-                    f"({_inlet(t)}) and cools {_worse(params.SANDWICH_PENALTY)}.",
+                    f"({_inlet(t)}) and cools {_worse(params.SANDWICH_PENALTY)}{_side_panel(ctx, t)}.",
             subject=[f"GPU{t.gpu + 1}", f"GPU{t.sandwiched_by + 1}", board.id],
             value=round(t.inlet_c, 1), unit="°C",
             fixes=[Fix("leave a free slot between open-air cards (another slot, or a riser to a vertical mount), "
@@ -187,7 +200,8 @@ def sandwich(ctx: Context) -> list[Finding]:
             message=f"GPU{t.gpu + 1} ({board.name}, {board.cooler} cooler) draws its air from below, but its fans "
                     f"face {t.floor.what} {t.floor.gap_mm:.0f} mm away, less than one free slot "
                     f"({params.STARVED_INTAKE_GAP.value:.0f} mm): part of its own exhaust comes back into its intake "
-                    f"({_inlet(t)}) and it cools {_worse(params.FLOOR_STARVED_PENALTY)}{_assumed(t)}.",
+                    f"({_inlet(t)}) and it cools {_worse(params.FLOOR_STARVED_PENALTY)}{_assumed(t)}"
+                    f"{_side_panel(ctx, t)}.",
             subject=[f"GPU{t.gpu + 1}", ctx.build.case.id, board.id],
             value=round(t.floor.gap_mm), limit=params.STARVED_INTAKE_GAP.value, unit="mm",
             fixes=_cooling_advice(ctx, t)))

@@ -26,6 +26,7 @@ Every parameter, with its source and why: planner/physics/params.py.
 """
 
 
+import math
 from functools import lru_cache
 from graphlib import TopologicalSorter
 from typing import Literal, NamedTuple
@@ -132,9 +133,10 @@ def case_air(build: ResolvedBuild, rest_w: float) -> CaseAir:
     return CaseAir(heat, rated, effective, assumed, _air_rise(heat, effective), False)
 
 
-#: One card on the airflow graph: its index, whether it draws its air from below, and the slot positions
-#: its cooler covers (None: not placed yet; (): off the slot row, on a riser to a mount).
-_Card = tuple[int, bool, tuple[int, ...] | None]
+#: One card on the airflow graph: its index, whether it draws its air from below, the slot positions its
+#: cooler covers (None: not placed yet; (): off the slot row, on a riser to a mount), and the share of its last
+#: position the cooler leaves free (a 2.5-slot card in 3 positions: 0.5).
+_Card = tuple[int, bool, tuple[int, ...] | None, float]
 #: What the case puts under its slot row: last slot position, what sits there (None: not known), the room
 #: between them in mm (None: not known), whether the floor can starve a card at all (an enclosed case
 #: without forced server airflow), and the case fields among these that the catalog marks as estimates.
@@ -157,8 +159,9 @@ def _airflow(build: ResolvedBuild, placement: Placement) -> _Airflow:
     cards = []
     for gpu in build.gpus:
         mount = placement.of(gpu.index)
+        width = gpu.board.slot_width
         cards.append((gpu.index, gpu.board.cooler in BOTTOM_INTAKE,
-                      None if mount is None else tuple(mount.positions)))
+                      None if mount is None else tuple(mount.positions), math.ceil(width) - width))
     case = build.case
     under = (case.expansion_slots, case.below_slots, case.floor_clearance,
              not (case.open_frame or case.server_airflow),
@@ -166,9 +169,9 @@ def _airflow(build: ResolvedBuild, placement: Placement) -> _Airflow:
     return _airflow_of(tuple(cards), under)
 
 
-def _floor(bottom: int, under: _Under) -> Floor | None:
-    """What a card whose cooler ends at position `bottom`, with no card under it, faces; None when it has
-    room enough (or floor fans feed it)."""
+def _floor(bottom: int, spare: float, under: _Under) -> Floor | None:
+    """What a card whose cooler ends at position `bottom` (leaving `spare` of it free), with no card under
+    it, faces; None when it has room enough (or floor fans feed it)."""
     last, below_slots, clearance, enclosed, estimated = under
     if not enclosed or below_slots == "intake-fans":
         return None
@@ -179,7 +182,7 @@ def _floor(bottom: int, under: _Under) -> Floor | None:
     if clearance is None or "floor_clearance" in estimated:
         clearance = params.FLOOR_CLEARANCE_ASSUMED.value if clearance is None else clearance
         assumed.append(f"{clearance:g} mm of room under the last slot")
-    gap = (last - bottom) * params.SLOT_PITCH.value + clearance
+    gap = (last - bottom + spare) * params.SLOT_PITCH.value + clearance
     if gap >= params.STARVED_INTAKE_GAP.value:
         return None
     return Floor(what, gap, below_slots in (None, "psu"), tuple(assumed))
@@ -189,7 +192,7 @@ def _floor(bottom: int, under: _Under) -> Floor | None:
 def _airflow_of(cards: tuple[_Card, ...], under: _Under) -> _Airflow:
     span: dict[int, tuple[int, int]] = {}
     where: dict[int, Where] = {}
-    for index, _, positions in cards:
+    for index, _, positions, _ in cards:
         if positions is None:
             where[index] = "unknown"
         elif not positions:
@@ -197,8 +200,9 @@ def _airflow_of(cards: tuple[_Card, ...], under: _Under) -> _Airflow:
         else:
             where[index] = "slot-row"
             span[index] = (min(positions), max(positions))
-    bottom_intake = {index for index, from_below, _ in cards if from_below}
-    below: dict[int, set[int]] = {index: set() for index, _, _ in cards}
+    bottom_intake = {index for index, from_below, _, _ in cards if from_below}
+    spare = {index: free for index, _, _, free in cards}
+    below: dict[int, set[int]] = {index: set() for index, _, _, _ in cards}
     sandwiched: dict[int, int] = {}
     for upper, (_, bottom) in span.items():
         for lower, (top, _) in span.items():
@@ -208,7 +212,7 @@ def _airflow_of(cards: tuple[_Card, ...], under: _Under) -> _Airflow:
                     sandwiched[upper] = lower
     floored = {}
     for index, (_, bottom) in span.items():
-        if index in bottom_intake and not below[index] and (floor := _floor(bottom, under)):
+        if index in bottom_intake and not below[index] and (floor := _floor(bottom, spare[index], under)):
             floored[index] = floor
     order = tuple(TopologicalSorter(below).static_order())
     return _Airflow({i: frozenset(b) for i, b in below.items()}, sandwiched, floored, where, order)
