@@ -1,5 +1,5 @@
-"""Cooling (SPEC §3 `thermal.*`, model §4.6): GPU temperatures, sandwiched open-air cards, passive cards
-without server airflow, and the case air rise."""
+"""Cooling (SPEC §3 `thermal.*`, model §4.6): GPU temperatures, open-air cards starved by a card or the PSU
+shroud right under their fans, passive cards without server airflow, and the case air rise."""
 
 from __future__ import annotations
 
@@ -175,7 +175,8 @@ def _cooling_advice(ctx: Context, t: GpuThermal) -> list[Fix]:
 
 @check("thermal.sandwich")
 def sandwich(ctx: Context) -> list[Finding]:
-    """Open-air (and flow-through) cards with no free slot below them breathe the next card's exhaust."""
+    """Open-air (and flow-through) cards with no free slot below them breathe the next card's exhaust, or,
+    right over the PSU shroud, a drive cage or the floor, their own."""
     findings = []
     for t in ctx.thermal.gpus:
         if t.sandwiched_by is None:
