@@ -118,8 +118,9 @@ class Resolver:
                 raise self.error(f"unknown {kind} id {base!r}{_hint(unknown.suggestions)}",
                                  (*loc, "base")) from None
             merged = {**entry.data, **data}
-            if "estimated" not in data:  # a figure the build file states is the user's, not the catalog's guess
-                merged["estimated"] = [f for f in entry.data.get("estimated", []) if f not in data]
+            if "estimated" not in data and isinstance(merged.get("estimated"), list):
+                # a figure the build file states is the builder's own, no longer the catalog's estimate
+                merged["estimated"] = [name for name in merged["estimated"] if name not in data]
             merged.setdefault("id", f"{base}-custom")
             merged["source"] = data.get("source", f"{entry.data.get('source', '')} (modified in the build file)")
         else:

@@ -1,5 +1,5 @@
-"""Cooling (SPEC §3 `thermal.*`, model §4.6): GPU temperatures, sandwiched open-air cards, passive cards
-without server airflow, and the case air rise."""
+"""Cooling (SPEC §3 `thermal.*`, model §4.6): GPU temperatures, open-air cards starved by a card or the PSU
+shroud right under their fans, passive cards without server airflow, and the case air rise."""
 
 from __future__ import annotations
 
@@ -22,13 +22,27 @@ def _celsius(value: float) -> str:
 
 def _where(t: GpuThermal) -> str:
     """What the inlet temperature assumes about the card's neighbours."""
-    if t.sandwiched_by is not None:
-        return f", breathing the exhaust of GPU{t.sandwiched_by + 1} right below it"
     if t.where == "unknown":
         return ", position not known yet: well-mixed case air assumed"
     if t.where == "off-row":
         return ", on a riser mount: well-mixed case air assumed"
     return ""
+
+
+def _inlet(t: GpuThermal) -> str:
+    """The card's inlet air and what it is made of: "inlet air 38 °C: room 25 °C + 4 °C case air + …"."""
+    terms = [f"{delta:.1f} °C from {name}" for name, delta in t.inlet_terms[1:] if round(delta, 1) > 0]
+    if not terms:
+        return f"inlet air {_celsius(t.inlet_c)}"
+    room = t.inlet_terms[0][1]
+    return f"inlet air {t.inlet_c:.1f} °C: room {room:g} °C + {' + '.join(terms)}"
+
+
+def _assumed(t: GpuThermal) -> str:
+    """What a floor-starved card's figures rest on that the case entry does not say."""
+    if t.floor is None or not t.floor.assumed:
+        return ""
+    return f" (assumed: {' and '.join(t.floor.assumed)})"
 
 
 def _throttle_cost(ctx: Context, t: GpuThermal) -> str:
@@ -88,11 +102,17 @@ def gpu_temperature(ctx: Context) -> list[Finding]:
         board = gpu.board
         if t.unthrottled_c is None or t.unthrottled_c < board.temp_target:
             continue
-        hard = t.unthrottled_c >= board.temp_max_operating
+        past_max = t.unthrottled_c >= board.temp_max_operating
+        # an error rests on evidence: not when the case layout under the card was assumed
+        hard = past_max and not (t.floor and t.floor.assumed)
         reach = (f"GPU{t.gpu + 1} ({board.name}) would reach {_celsius(t.unthrottled_c)} at "
-                 f"{watts(t.limit_w)} (inlet air {_celsius(t.inlet_c)}{_where(t)})")
+                 f"{watts(t.limit_w)} ({_inlet(t)}{_where(t)}{_starved(t)}){_assumed(t)}")
         cost = _throttle_cost(ctx, t)
-        if hard:
+        if past_max and not hard:
+            message = (f"{reach}: at or past its {_celsius(board.temp_max_operating)} maximum operating temperature "
+                       f"it would throttle hard{', ' + cost if cost else ''}; a warning, not an error, because it "
+                       "rests on the assumed case layout.")
+        elif hard:
             message = (f"{reach}, past its {_celsius(board.temp_max_operating)} maximum operating temperature: "
                        f"it will throttle hard{', ' + cost if cost else ''}.")
         else:
@@ -110,10 +130,41 @@ def gpu_temperature(ctx: Context) -> list[Finding]:
     return findings
 
 
+def _side_panel(ctx: Context, t: GpuThermal) -> str:
+    """A starved card whose top edge is also close to the side panel: that side of its intake pocket is
+    closed too. Named, not counted: no measurement of the effect was found."""
+    case, board = ctx.build.case, ctx.build.gpus[t.gpu].board
+    if case.max_gpu_height is None:
+        return ""
+    gap = case.max_gpu_height - board.height
+    if gap >= params.STARVED_INTAKE_GAP.value:
+        return ""
+    return (f"; the side panel, about {max(gap, 0):.0f} mm from its edge, closes that pocket from the side too "
+            "(not counted in the figures)")
+
+
+def _starved(t: GpuThermal) -> str:
+    """Why the card cools worse than alone: no room in front of its fans."""
+    if t.sandwiched_by is not None:
+        return f"; its fans face GPU{t.sandwiched_by + 1} right below it and cool {_worse(params.SANDWICH_PENALTY)}"
+    if t.floor is not None:
+        return (f"; its fans face {t.floor.what} {t.floor.gap_mm:.0f} mm away and cool "
+                f"{_worse(params.FLOOR_STARVED_PENALTY)}")
+    return ""
+
+
+def _worse(penalty: params.Param) -> str:
+    return f"about {(penalty.value - 1) * 100:.0f} % worse"
+
+
 def _cooling_advice(ctx: Context, t: GpuThermal) -> list[Fix]:
     """Suggestions no build edit expresses (not verified)."""
     if not ctx.propose_fixes:
         return []
+    if t.floor is not None:
+        return [Fix(f"leave at least one free slot ({params.SLOT_PITCH.value:.0f} mm) under the lowest card: a slot "
+                    "higher up, a case with more slot positions below the board, or a case with floor intake fans "
+                    "under the cards")]
     if t.sandwiched_by is not None:
         return [Fix("leave a free slot below this card (another slot, or a riser to a vertical mount), "
                     "or use blower cards, which exhaust through the bracket")]
@@ -124,7 +175,8 @@ def _cooling_advice(ctx: Context, t: GpuThermal) -> list[Fix]:
 
 @check("thermal.sandwich")
 def sandwich(ctx: Context) -> list[Finding]:
-    """Open-air (and flow-through) cards with no free slot below them breathe the next card's exhaust."""
+    """Open-air (and flow-through) cards with no free slot below them breathe the next card's exhaust, or,
+    right over the PSU shroud, a drive cage or the floor, their own."""
     findings = []
     for t in ctx.thermal.gpus:
         if t.sandwiched_by is None:
@@ -135,12 +187,25 @@ def sandwich(ctx: Context) -> list[Finding]:
             code="thermal.sandwich", severity="warning",
             message=f"GPU{t.gpu + 1} ({board.name}, {board.cooler} cooler) sits directly on GPU{t.sandwiched_by + 1}"
                     f" ({below.name}) with no free slot between them: it draws that card's exhaust "
-                    f"(inlet air {_celsius(t.inlet_c)}) and cools about "
-                    f"{(params.SANDWICH_PENALTY.value - 1) * 100:.0f} % worse.",
+                    f"({_inlet(t)}) and cools {_worse(params.SANDWICH_PENALTY)}{_side_panel(ctx, t)}.",
             subject=[f"GPU{t.gpu + 1}", f"GPU{t.sandwiched_by + 1}", board.id],
             value=round(t.inlet_c, 1), unit="°C",
             fixes=[Fix("leave a free slot between open-air cards (another slot, or a riser to a vertical mount), "
                        "or use blower cards")] if ctx.propose_fixes else []))
+    for t in ctx.thermal.gpus:
+        if t.floor is None:
+            continue
+        board = ctx.build.gpus[t.gpu].board
+        findings.append(Finding(
+            code="thermal.sandwich", severity="warning",
+            message=f"GPU{t.gpu + 1} ({board.name}, {board.cooler} cooler) draws its air from below, but its fans "
+                    f"face {t.floor.what} {t.floor.gap_mm:.0f} mm away, less than one free slot "
+                    f"({params.STARVED_INTAKE_GAP.value:.0f} mm): part of its own exhaust comes back into its intake "
+                    f"({_inlet(t)}) and it cools {_worse(params.FLOOR_STARVED_PENALTY)}{_assumed(t)}"
+                    f"{_side_panel(ctx, t)}.",
+            subject=[f"GPU{t.gpu + 1}", ctx.build.case.id, board.id],
+            value=round(t.floor.gap_mm), limit=params.STARVED_INTAKE_GAP.value, unit="mm",
+            fixes=_cooling_advice(ctx, t)))
     unknown = [t for t in ctx.thermal.gpus if t.where == "unknown"]
     open_air = [t for t in ctx.thermal.gpus if ctx.build.gpus[t.gpu].board.cooler in BOTTOM_INTAKE]
     if unknown and len(open_air) > 1:

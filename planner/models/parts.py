@@ -31,6 +31,7 @@ Efficiency = Literal[
     "cybenetics-bronze", "cybenetics-silver", "cybenetics-gold", "cybenetics-platinum",
     "cybenetics-titanium", "cybenetics-diamond",
 ]
+BelowSlots = Literal["psu", "drive-cage", "intake-fans", "floor"]
 FormFactor = Literal["mini-itx", "micro-atx", "atx", "e-atx", "eeb", "ssi-eeb", "ceb", "xl-atx", "ssi-ceb"]
 
 PositiveInt = Annotated[int, Field(ge=1)]
@@ -265,6 +266,15 @@ class Case(Part):
     intake_airflow: Airflow = Field(
         ge=0, le=2_000, description="Stock intake airflow (sum of the included intake fans' ratings), CFM.")
     max_fans: int | None = Field(default=None, ge=0, le=30, description="Fans it can hold.")
+    below_slots: BelowSlots | None = Field(
+        default=None,
+        description="What sits under the last expansion slot: the PSU (bottom-mounted, usually under a shroud), a"
+                    " drive cage, intake fans in the floor blowing up, or the bare floor; absent if not known"
+                    " (a bottom PSU is assumed).")
+    floor_clearance: Length | None = Field(
+        default=None, ge=0, le=200,
+        description="Room between the last expansion slot position and what sits under it (shroud, cage, floor),"
+                    " mm; absent if unpublished (an assumed figure is used and named).")
     server_airflow: bool = Field(
         default=False, description="Forced front-to-back airflow fit for passive datacenter cards.")
     open_frame: bool = Field(default=False, description="Open-air frame (mining rig style), no enclosure.")

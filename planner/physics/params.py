@@ -240,6 +240,39 @@ SANDWICH_RECIRCULATION = Param(
 CARD_AIRFLOW = Param(
     50, "CFM", "planner assumption: two or three axial fans at load speed push ~40–60 CFM through a fin stack",
     "air through one card's cooler: its exhaust is 1.76 × W / 50 °C warmer than its intake")
+# What heats or starves a card's intake besides the card below it (planner/physics/thermal.py). Calibration: the
+# issue #11 machine (github.com/noonghunna/club-3090 issue #178, 2026): two RTX 3090s "right next to each other
+# in a case with not great airflow, even with the side panel off", the lower one "sandwiched between GPU0 and
+# the PSU"; steady state 86–88 °C on the upper card and 90–91 °C on the lower one, whose clock fell from 1725 to
+# 1365 MHz. The planner's earlier model gave 80 and 63 °C for it (a 20 °C room at 350 W).
+SLOT_PITCH = Param(
+    20.32, "mm", "PCI Express CEM / ATX: expansion slots sit 0.8 in apart", "one free slot position is this much room")
+STARVED_INTAKE_GAP = Param(
+    20.32, "mm", "ZOTAC SLI/NVLink spacing FAQ and Tom's Hardware: leave at least one free slot (one pitch) in front"
+    " of an open-air card's fans; fan makers ask for 1/3 of the fan's diameter on the suction side (~35 mm for a"
+    " GPU's 100–110 mm fans, cnamore.com mounting considerations), so one slot is the lenient end",
+    "a card whose fans face a solid surface (the case floor, the PSU shroud, a drive cage) closer than this is"
+    " starved, like a card right on top of another")
+FLOOR_CLEARANCE_ASSUMED = Param(
+    10, "mm", "planner assumption (no case maker publishes it): in ATX towers the PSU shroud or floor sits just"
+    " under the last expansion slot opening", "room under the last slot position when the case entry has no"
+    " `floor_clearance`; a finding that rests on it says so")
+FLOOR_STARVED_PENALTY = Param(
+    1.4, "× thermal resistance", "calibrated on the issue #11 machine (club-3090 issue #178: the lower RTX 3090,"
+    " over the PSU, at 90–91 °C while throttling, so at least that unthrottled; 1.4 with the terms below gives"
+    " 92 °C at 350 W in a 20 °C room, and the upper card 84 °C against 86–88 measured); ZOTAC's spacing FAQ: the"
+    " bottom card also suffers when it has no room under it",
+    "a card whose fans face the floor or the PSU shroud a few mm away cools worse: its fans move less air (its"
+    " exhaust is this much warmer too); higher than SANDWICH_PENALTY because the floor closes the pocket on more"
+    " sides than another card does")
+FLOOR_RECIRCULATION = Param(
+    0.5, "fraction", "planner assumption, as SANDWICH_RECIRCULATION", "share of a floor-starved card's intake air"
+    " that is its own exhaust, curling back into the pocket between the card and the floor")
+PSU_BELOW_HEAT_SHARE = Param(
+    0.5, "fraction", "planner assumption: a bottom PSU with its fan down exhausts most of its loss through the rear"
+    " grille; its case and the shroud above it shed the rest into the pocket under the lowest card",
+    "share of the bottom PSU's loss heat (DC load × (1 / 90 % − 1), WALL_EFFICIENCY) that warms the intake of a"
+    " card starved right above it")
 CASE_RISE_WARNING = Param(
     10, "°C", "SPEC §3 thermal.case", "warn when the case air rises more than this over the room")
 CASE_RISE_ERROR = Param(

@@ -14,6 +14,11 @@
   times a penalty when sandwiched. Near its temperature target a card raises its fans and then lowers its
   clocks, so above the target the model reports the power it settles at (holding the target) instead of
   an ever higher temperature; the throughput that costs comes from the slowdown model.
+* **What is under the lowest card.** A card with no card below it faces what sits under the last expansion
+  slot: the PSU (under its shroud), a drive cage, the bare floor, or floor intake fans. With less than one
+  slot of room (the case's `floor_clearance`, else an assumed figure) a card that draws its air from below
+  is starved: it cools worse, part of its own exhaust curls back into its intake, and a PSU under it adds
+  part of its loss heat. Each term is kept, so a finding can say what its inlet air is made of.
 * Cards off the slot row (riser mounts) or not placed yet take well-mixed case air and no neighbour
   penalty; passive cards have no temperature without server airflow (the check says so).
 
@@ -21,6 +26,7 @@ Every parameter, with its source and why: planner/physics/params.py.
 """
 
 
+import math
 from functools import lru_cache
 from graphlib import TopologicalSorter
 from typing import Literal, NamedTuple
@@ -46,6 +52,19 @@ BOTTOM_INTAKE = ("open-air", "flow-through")
 Where = Literal["slot-row", "off-row", "unknown"]
 
 
+class Floor(NamedTuple):
+    """What the fans of the lowest card face when it has less than one slot of room under it."""
+
+    what: str  # "the PSU", "a drive cage", "the case floor"
+    gap_mm: float
+    psu: bool  # a PSU under it adds part of its loss heat
+    assumed: tuple[str, ...]  # what the case entry does not say and the model assumed
+
+
+#: One term of a card's inlet air: what warms it and by how many °C (the first term is the room).
+InletTerm = tuple[str, float]
+
+
 class GpuThermal(NamedTuple):
     """One card's predicted temperature."""
 
@@ -57,6 +76,8 @@ class GpuThermal(NamedTuple):
     limit_w: float
     power_w: float  # what it draws: its limit, or less while holding its temperature target
     sandwiched_by: int | None  # the card right below it (no free slot) whose exhaust it breathes
+    floor: Floor | None = None  # starved over the PSU shroud, a drive cage or the floor
+    inlet_terms: tuple[InletTerm, ...] = ()  # what its inlet air is made of: the room, then each warming term
 
     @property
     def throttled(self) -> bool:
@@ -112,14 +133,22 @@ def case_air(build: ResolvedBuild, rest_w: float) -> CaseAir:
     return CaseAir(heat, rated, effective, assumed, _air_rise(heat, effective), False)
 
 
-#: One card on the airflow graph: its index, whether it draws its air from below, and the slot positions
-#: its cooler covers (None: not placed yet; (): off the slot row, on a riser to a mount).
-_Card = tuple[int, bool, tuple[int, ...] | None]
+#: One card on the airflow graph: its index, whether it draws its air from below, the slot positions its
+#: cooler covers (None: not placed yet; (): off the slot row, on a riser to a mount), and the share of its last
+#: position the cooler leaves free (a 2.5-slot card in 3 positions: 0.5).
+_Card = tuple[int, bool, tuple[int, ...] | None, float]
+#: What the case puts under its slot row: last slot position, what sits there (None: not known), the room
+#: between them in mm (None: not known), whether the floor can starve a card at all (an enclosed case
+#: without forced server airflow), and the case fields among these that the catalog marks as estimates.
+_Under = tuple[int, str | None, float | None, bool, frozenset[str]]
+
+_BELOW_SLOTS = {"psu": "the PSU", "drive-cage": "a drive cage", "floor": "the case floor"}
 
 
 class _Airflow(NamedTuple):
     below: dict[int, frozenset[int]]  # for each card, the cards below it on the slot row
     sandwiched: dict[int, int]  # cards that draw the exhaust of the card right below them
+    floored: dict[int, Floor]  # lowest cards starved by what is under the slot row
     where: dict[int, Where]
     order: tuple[int, ...]  # a topological order: cards below come before the cards above
 
@@ -130,16 +159,40 @@ def _airflow(build: ResolvedBuild, placement: Placement) -> _Airflow:
     cards = []
     for gpu in build.gpus:
         mount = placement.of(gpu.index)
+        width = gpu.board.slot_width
         cards.append((gpu.index, gpu.board.cooler in BOTTOM_INTAKE,
-                      None if mount is None else tuple(mount.positions)))
-    return _airflow_of(tuple(cards))
+                      None if mount is None else tuple(mount.positions), math.ceil(width) - width))
+    case = build.case
+    under = (case.expansion_slots, case.below_slots, case.floor_clearance,
+             not (case.open_frame or case.server_airflow),
+             frozenset(case.estimated) & {"below_slots", "floor_clearance"})
+    return _airflow_of(tuple(cards), under)
+
+
+def _floor(bottom: int, spare: float, under: _Under) -> Floor | None:
+    """What a card whose cooler ends at position `bottom` (leaving `spare` of it free), with no card under
+    it, faces; None when it has room enough (or floor fans feed it)."""
+    last, below_slots, clearance, enclosed, estimated = under
+    if not enclosed or below_slots == "intake-fans":
+        return None
+    what = _BELOW_SLOTS[below_slots or "psu"]
+    assumed = []
+    if below_slots is None or "below_slots" in estimated:
+        assumed.append(f"{what} under the slots" + ("" if below_slots is None else " (an estimate in the catalog)"))
+    if clearance is None or "floor_clearance" in estimated:
+        clearance = params.FLOOR_CLEARANCE_ASSUMED.value if clearance is None else clearance
+        assumed.append(f"{clearance:g} mm of room under the last slot")
+    gap = (last - bottom + spare) * params.SLOT_PITCH.value + clearance
+    if gap >= params.STARVED_INTAKE_GAP.value:
+        return None
+    return Floor(what, gap, below_slots in (None, "psu"), tuple(assumed))
 
 
 @lru_cache(maxsize=512)
-def _airflow_of(cards: tuple[_Card, ...]) -> _Airflow:
+def _airflow_of(cards: tuple[_Card, ...], under: _Under) -> _Airflow:
     span: dict[int, tuple[int, int]] = {}
     where: dict[int, Where] = {}
-    for index, _, positions in cards:
+    for index, _, positions, _ in cards:
         if positions is None:
             where[index] = "unknown"
         elif not positions:
@@ -147,8 +200,9 @@ def _airflow_of(cards: tuple[_Card, ...]) -> _Airflow:
         else:
             where[index] = "slot-row"
             span[index] = (min(positions), max(positions))
-    bottom_intake = {index for index, from_below, _ in cards if from_below}
-    below: dict[int, set[int]] = {index: set() for index, _, _ in cards}
+    bottom_intake = {index for index, from_below, _, _ in cards if from_below}
+    spare = {index: free for index, _, _, free in cards}
+    below: dict[int, set[int]] = {index: set() for index, _, _, _ in cards}
     sandwiched: dict[int, int] = {}
     for upper, (_, bottom) in span.items():
         for lower, (top, _) in span.items():
@@ -156,32 +210,65 @@ def _airflow_of(cards: tuple[_Card, ...]) -> _Airflow:
                 below[upper].add(lower)
                 if top == bottom + 1 and upper in bottom_intake:
                     sandwiched[upper] = lower
+    floored = {}
+    for index, (_, bottom) in span.items():
+        if index in bottom_intake and not below[index] and (floor := _floor(bottom, spare[index], under)):
+            floored[index] = floor
     order = tuple(TopologicalSorter(below).static_order())
-    return _Airflow({i: frozenset(b) for i, b in below.items()}, sandwiched, where, order)
+    return _Airflow({i: frozenset(b) for i, b in below.items()}, sandwiched, floored, where, order)
+
+
+def _exhaust_rise(board: GpuBoard, power_w: float, penalty: float) -> float:
+    """How much warmer a card's exhaust is than its intake: its heat in the air through its cooler, which a
+    starved cooler moves `penalty` times less of."""
+    return _air_rise(case_share(board) * power_w, params.CARD_AIRFLOW.value / penalty)
+
+
+def psu_loss(build: ResolvedBuild, rest_w: float) -> float:
+    """Heat lost in one PSU at the power limits: an even share of the DC load at WALL_EFFICIENCY."""
+    dc = (sum(g.power_limit for g in build.gpus) + rest_w) / max(len(build.psus), 1)
+    return dc * (1 / params.WALL_EFFICIENCY.value - 1)
 
 
 def thermal_model(build: ResolvedBuild, placement: Placement, rest_w: float) -> Thermal:
     """Every card's inlet air and temperature, and the case air rise. `rest_w`: the heat of everything but
     the GPUs (CPU, board, RAM, drives, fans, other), all of it released inside the case."""
     air = case_air(build, rest_w)
-    below, sandwiched, where, order = _airflow(build, placement)
+    below, sandwiched, floored, where, order = _airflow(build, placement)
     server_airflow = build.case.server_airflow
     results: dict[int, GpuThermal] = {}
     exhaust: dict[int, float] = {}
     for index in order:
         gpu = build.gpus[index]
         board, limit = gpu.board, gpu.power_limit
+        floor = floored.get(index)
+        penalty = (params.SANDWICH_PENALTY.value if index in sandwiched else
+                   params.FLOOR_STARVED_PENALTY.value if floor else 1.0)
+        terms: list[InletTerm] = [("room", build.ambient)]
         if where[index] == "slot-row":
             heat_below = sum(case_share(build.gpus[j].board) * results[j].power_w for j in below[index])
-            inlet = build.ambient + (0.0 if air.open_frame else _air_rise(heat_below, air.airflow_cfm))
+            if heat_below and not air.open_frame:
+                terms.append(("case air warmed by the cards below", _air_rise(heat_below, air.airflow_cfm)))
             if index in sandwiched:
+                lower = sandwiched[index]
+                mixed = sum(t for _, t in terms)
                 m = params.SANDWICH_RECIRCULATION.value
-                inlet = (1 - m) * inlet + m * exhaust[sandwiched[index]]
-        else:
-            inlet = build.ambient + params.CASE_AIR_MIX.value * air.rise_c
-        resistance = thermal_resistance(board) * (params.SANDWICH_PENALTY.value if index in sandwiched else 1.0)
+                terms.append((f"the exhaust of GPU{lower + 1} right below it", m * (exhaust[lower] - mixed)))
+            elif floor:
+                m = params.FLOOR_RECIRCULATION.value
+                # its own exhaust at its limit: the intake mixes (1 − m) air with m of its exhaust
+                terms.append((f"its own exhaust, trapped by {floor.what} {floor.gap_mm:.0f} mm under it",
+                              m / (1 - m) * _exhaust_rise(board, limit, penalty)))
+                if floor.psu:
+                    heat = params.PSU_BELOW_HEAT_SHARE.value * psu_loss(build, rest_w)
+                    terms.append(("the PSU below", _air_rise(heat, params.CARD_AIRFLOW.value / penalty)))
+        elif not air.open_frame:
+            terms.append(("well-mixed case air", params.CASE_AIR_MIX.value * air.rise_c))
+        inlet = sum(t for _, t in terms)
+        resistance = thermal_resistance(board) * penalty
         if board.cooler == "passive" and not server_airflow:
-            results[index] = GpuThermal(index, where[index], inlet, None, None, limit, limit, sandwiched.get(index))
+            results[index] = GpuThermal(index, where[index], inlet, None, None, limit, limit, sandwiched.get(index),
+                                        floor, tuple(terms))
         else:
             unthrottled = inlet + limit * resistance
             power = limit
@@ -189,6 +276,6 @@ def thermal_model(build: ResolvedBuild, placement: Placement, rest_w: float) -> 
                 # GPU Boost holds the target by lowering clocks, down to the card's lowest power limit
                 power = min(limit, max((board.temp_target - inlet) / resistance, board.power_limit_min))
             results[index] = GpuThermal(index, where[index], inlet, unthrottled, inlet + power * resistance,
-                                        limit, power, sandwiched.get(index))
-        exhaust[index] = inlet + _air_rise(case_share(board) * results[index].power_w, params.CARD_AIRFLOW.value)
+                                        limit, power, sandwiched.get(index), floor, tuple(terms))
+        exhaust[index] = inlet + _exhaust_rise(board, results[index].power_w, penalty)
     return Thermal(tuple(results[g.index] for g in build.gpus), air, order)
