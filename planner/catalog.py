@@ -13,13 +13,16 @@ import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
 
 from planner.errors import CatalogError, UnknownPartError
 from planner.models.parts import KIND_FILES, KIND_MODELS, Part
 from planner.validation import first_problem, problems
+
+if TYPE_CHECKING:
+    from planner.prices import UserPrice
 
 P = TypeVar("P", bound=Part)
 
@@ -122,6 +125,8 @@ class Catalog:
         self._kind_files: dict[str, list[Path]] = {}
         self._listings: dict[Path, frozenset[str]] = {}
         self._curated_entries: dict[str, dict[str, Entry]] = {}
+        #: The user's prices by id (planner/prices.py: load_prices), in place of the catalog's.
+        self.user_prices: Mapping[str, UserPrice] = {}
 
     # -- reading ---------------------------------------------------------------------------------
     def files(self, kind: str) -> list[Path]:
@@ -238,6 +243,16 @@ class Catalog:
                     return _entry(kind, part_id, source, display_path(path), validated)
         raise UnknownPartError(kind, part_id, suggest(part_id, self.entries(kind)))
 
+    def holds(self, kind: str, part_id: str) -> bool:
+        """Whether a catalog of the kind has the id (a large imported file is searched, not parsed whole)."""
+        if kind in self._raw:
+            return part_id in self._raw[kind]
+        return any(self._source(path, part_id) is not None for path in self.files(kind))
+
+    def curated_ids(self, kind: str) -> list[str]:
+        """Ids of the curated (not bulk-imported) entries of a kind."""
+        return [i for i, entry in self._curated(kind).items() if not entry.imported]
+
     def get(self, kind: str, part_id: str) -> Part:
         """The validated part; UnknownPartError (with suggestions) or CatalogError."""
         key = (kind, part_id)
@@ -258,6 +273,8 @@ class Catalog:
             else:
                 self._parsed[key] = parse_part(kind, {**entry.data, "id": part_id}, file=entry.file,
                                                entry=part_id)
+            if part_id in self.user_prices:
+                self._parsed[key] = self.user_prices[part_id].apply(self._parsed[key])
         return self._parsed[key]
 
     def typed(self, kind: str, part_id: str, model: type[P]) -> P:

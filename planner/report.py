@@ -60,6 +60,8 @@ class Summary(NamedTuple):
     relative_perf: float | None  # Whole build, throughput-weighted.
     price_usd: float  # Total of the parts' known prices.
     price_missing: list[str]  # Parts without a price in the catalog.
+    price_dates: dict[str, str | None]  # When each priced part's price was seen (YYYY-MM[-DD]; null: undated).
+    user_prices: dict[str, str]  # Parts whose price is the user's: "price file prices.toml:3 (…)" or "build file".
     assumptions: list[str]
 
 
@@ -97,13 +99,13 @@ def summarize(ctx: Context) -> Summary:
                                lanes=mount.lanes if mount else None,
                                power_limit_w=g.power_limit, temperature_c=_temperature(ctx, g.index),
                                relative_perf=round(ctx.performance.gpus[g.index].relative_perf, 4)))
-    price, missing = _price(ctx)
+    price, missing, dates, user = _price(ctx)
     return Summary(
         dc_load_w=budget.total, dc_peak_w=round(sum(share.peak for share in split.psus), 1),
         dc_budget=DcBudgetSummary(gpus_w=budget.gpus, cpu_w=budget.cpu, board_w=budget.board, ram_w=budget.ram,
                                   drives_w=budget.drives, fans_w=budget.fans, other_w=budget.other),
         psus=psus, circuits=circuits, gpus=gpus, relative_perf=round(ctx.performance.relative_perf, 4),
-        price_usd=price, price_missing=missing,
+        price_usd=price, price_missing=missing, price_dates=dates, user_prices=user,
         assumptions=build.assumptions)
 
 
@@ -113,12 +115,15 @@ def _temperature(ctx: Context, gpu: int) -> float | None:
     return None if value is None else round(value, 1)
 
 
-def _price(ctx: Context) -> tuple[float, list[str]]:
+def _price(ctx: Context) -> tuple[float, list[str], dict[str, str | None], dict[str, str]]:
+    """Total of the known prices, the parts without one, each price's date, and the prices that are the user's."""
     from planner.export.parts import parts_list
 
     rows = parts_list(ctx.build)
     total = sum(r.line_total for r in rows if r.line_total is not None)
-    return total, [r.part_id for r in rows if r.unit_price is None]
+    return (total, [r.part_id for r in rows if r.unit_price is None],
+            {r.part_id: r.price_date for r in rows if r.unit_price is not None},
+            {r.part_id: r.price_from for r in rows if r.user_price and r.price_from})
 
 
 def to_json(report: Report) -> dict[str, Any]:

@@ -5,6 +5,7 @@ part with a bad field, a PSU on an unknown circuit) become one InputError naming
 """
 
 
+import json
 from typing import Any, NamedTuple, TypeVar
 
 from pydantic import ValidationError
@@ -13,6 +14,7 @@ from planner.catalog import Catalog, did_you_mean
 from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.build import BuildFile, Extras, Region, Workload
 from planner.models.parts import KIND_MODELS, Case, Cpu, GpuBoard, GpuChip, Motherboard, Outlet, Part, Psu, Riser
+from planner.prices import PriceOrigin
 from planner.validation import location, message
 
 P = TypeVar("P", bound=Part)
@@ -73,6 +75,7 @@ class ResolvedBuild(NamedTuple):
     spec: BuildFile
     raw: dict[str, Any]
     assumptions: list[str]  # what the planner assumed where the file is silent
+    price_origins: dict[str, PriceOrigin]  # parts (by id) whose price is the user's, not the catalog's
 
     def circuit(self, name: str) -> CircuitUse:
         return next(c for c in self.circuits if c.name == name)
@@ -85,6 +88,8 @@ class Resolver:
         self.catalog = catalog
         self.label = label
         self.text = text
+        self.inline_parts: dict[tuple[str, str], str] = {}  # (kind, id) → the inline part's fields, as JSON
+        self.price_origins: dict[str, PriceOrigin] = {}
 
     def error(self, msg: str, loc: tuple[str | int, ...]) -> InputError:
         from planner.tomlpos import line_of
@@ -101,6 +106,8 @@ class Resolver:
                 raise self.error(f"unknown {kind} id {ref!r}{_hint(unknown.suggestions)}", loc) from None
             except CatalogError as bad:
                 raise self.error(f"the catalog entry is invalid: {bad}", loc) from None
+            if ref in self.catalog.user_prices:
+                self.price_origins[part.id] = self.catalog.user_prices[ref].origin
         else:
             part = self.inline(kind, ref, loc)
         assert isinstance(part, model)
@@ -109,6 +116,7 @@ class Resolver:
     def inline(self, kind: str, ref: dict[str, Any], loc: tuple[str | int, ...]) -> Part:
         data = dict(ref)
         base = data.pop("base", None)
+        origin = PriceOrigin("build-file", "the build file") if "price" in data else None
         if base is not None:
             if not isinstance(base, str):
                 raise self.error(f"base must be a catalog id, got {base!r}", (*loc, "base"))
@@ -121,12 +129,23 @@ class Resolver:
             if "estimated" not in data and isinstance(merged.get("estimated"), list):
                 # a figure the build file states is the builder's own, no longer the catalog's estimate
                 merged["estimated"] = [name for name in merged["estimated"] if name not in data]
-            merged.setdefault("id", f"{base}-custom")
+            if "price" in data:  # the base's date and source belong to the base's price
+                for key in ("price_date", "price_source"):
+                    if key not in data:
+                        merged.pop(key, None)
+            elif base in self.catalog.user_prices:
+                user = self.catalog.user_prices[base]
+                merged.update(price=user.price, price_date=user.date, price_source=user.description)
+                origin = user.origin
             merged["source"] = data.get("source", f"{entry.data.get('source', '')} (modified in the build file)")
+            stem = f"{base}-custom"
         else:
             merged = data
-            merged.setdefault("id", f"custom-{kind}")
             merged.setdefault("source", "inline part in the build file")
+            stem = f"custom-{kind}"
+        merged["id"] = self.inline_id(kind, merged, stem, loc)
+        if origin is not None:
+            self.price_origins[merged["id"]] = origin
         if kind == "gpu" and isinstance(merged.get("chip"), dict):
             raise self.error("chip must be a catalog chip id", (*loc, "chip"))
         try:
@@ -141,6 +160,24 @@ class Resolver:
             elif detail["type"] == "missing" and base is None:
                 text = "required key is missing (an inline part without base must give every required field)"
             raise self.error(text, (*loc, *sub)) from None
+
+    def inline_id(self, kind: str, fields: dict[str, Any], stem: str, loc: tuple[str | int, ...]) -> str:
+        """The id an inline part is known by: its own `id`, else `<base>-custom` (`custom-<kind>` without base),
+        and `-2`, `-3`… for each further inline part of the kind that differs from those before it, in file
+        order; identical inline parts share one id (one row of the parts list)."""
+        content = json.dumps({k: v for k, v in fields.items() if k != "id"}, sort_keys=True, default=str)
+        own = fields.get("id")
+        if isinstance(own, str):
+            if self.inline_parts.setdefault((kind, own), content) != content:
+                raise self.error(f"another inline {kind} with different fields already has id {own!r}; "
+                                 "give each its own id", (*loc, "id"))
+            return own
+        number = 1
+        while True:
+            candidate = stem if number == 1 else f"{stem}-{number}"
+            if self.inline_parts.setdefault((kind, candidate), content) == content:
+                return candidate
+            number += 1
 
 
 def _hint(suggestions: list[str]) -> str:
@@ -222,7 +259,7 @@ def resolve(spec: BuildFile, raw: dict[str, Any], catalog: Catalog, *, label: st
     return ResolvedBuild(
         name=spec.name or label.rsplit("/", 1)[-1].removesuffix(".toml"), file=label, ambient=spec.ambient,
         workload=spec.workload, case=case, motherboard=motherboard, cpu=cpu, circuits=circuits, psus=psus,
-        gpus=gpus, extras=spec.extras, spec=spec, raw=raw, assumptions=assumptions)
+        gpus=gpus, extras=spec.extras, spec=spec, raw=raw, assumptions=assumptions, price_origins=r.price_origins)
 
 
 def _slots(r: Resolver, slot: str | list[str] | None, count: int, names: list[str], i: int) -> list[str | None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from planner.catalog import Catalog, builtin_dir, default_dirs, suggest
 from planner.cli.common import catalog_from, console, rich_stdout, write_json
@@ -95,6 +96,27 @@ def _value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
 
 
+def _print_price_stats(catalog: Catalog, only: Path | None) -> None:
+    """The curated catalog's share of parts with a dated price (planner/prices.py: price_stats)."""
+    from planner.prices import price_stats
+
+    stats = price_stats(catalog, only)
+    print("Prices of the curated parts (dated: with price_date; cited: dated, with price_source; estimated: "
+          "listed in `estimated`):")
+    print(f"  {'kind':<12} {'parts':>5} {'priced':>6} {'dated':>12} {'cited':>6} {'estimated':>9}")
+    for s in stats:
+        print(f"  {s.kind:<12} {s.parts:>5} {s.priced:>6} {s.dated:>5} ({_share(s.dated, s.parts):>4})"
+              f" {s.cited:>6} {s.estimated:>9}")
+    parts, dated = sum(s.parts for s in stats), sum(s.dated for s in stats)
+    print(f"  {'all':<12} {parts:>5} {sum(s.priced for s in stats):>6} {dated:>5} ({_share(dated, parts):>4})"
+          f" {sum(s.cited for s in stats):>6} {sum(s.estimated for s in stats):>9}")
+    print(f"{dated} of {parts} curated parts ({_share(dated, parts)}) have a dated price.")
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part / whole:.0%}" if whole else "-"
+
+
 def _validate(args: argparse.Namespace) -> int:
     if args.dir is not None:
         if not args.dir.is_dir():
@@ -110,4 +132,6 @@ def _validate(args: argparse.Namespace) -> int:
         print(error, file=sys.stderr)
     count = sum(len(catalog.entries(kind)) for kind in KIND_MODELS)
     print(f"{count} entries checked in {scope}: {len(errors)} problem(s)")
+    if args.stats:
+        _print_price_stats(catalog, args.dir)
     return ExitCode.FAIL if errors else ExitCode.OK

@@ -20,7 +20,12 @@ def catalog_from(args: argparse.Namespace) -> Catalog:
             from planner.errors import InputError
 
             raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
-    return Catalog(default_dirs(args.catalog))
+    catalog = Catalog(default_dirs(args.catalog))
+    if hasattr(args, "prices"):  # commands where prices matter: the user's prices.toml and --prices files
+        from planner.prices import load_prices
+
+        load_prices(catalog, args.prices)
+    return catalog
 
 
 def write_json(data: Any, **options: Any) -> None:

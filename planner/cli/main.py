@@ -34,6 +34,12 @@ def _common() -> argparse.ArgumentParser:
     return common
 
 
+def _prices(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--prices", metavar="FILE", type=Path, action="append", default=[],
+                        help="your prices by part id, over the catalog's (repeatable; after your prices.toml in the "
+                             "config directory): [prices] nvidia-rtx-3090-fe = { price = 800, date = \"2026-11\" }")
+
+
 Subparsers = Any  # argparse's _SubParsersAction (private, so not named in signatures)
 RAW = argparse.RawDescriptionHelpFormatter
 
@@ -59,6 +65,7 @@ def _add_check(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                        help="warn when sustained PSU load exceeds this fraction of its rating (default 0.8)")
     check.add_argument("--diagram", action="store_true",
                        help="also show each build's slot diagram (which positions each card covers, risers, lanes)")
+    _prices(check)
 
 
 def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
@@ -90,9 +97,12 @@ def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     cvalidate = csub.add_parser(
         "validate", parents=[common], help="validate catalog files (exit 1 when a problem is found)",
         epilog=_examples("planner catalog validate            # the built-in, --catalog and user catalogs",
-                         "planner catalog validate ~/my-parts  # one directory (on top of the built-in parts)"),
+                         "planner catalog validate ~/my-parts  # one directory (on top of the built-in parts)",
+                         "planner catalog validate --stats     # and the share of curated parts with a dated price"),
         formatter_class=RAW)
     cvalidate.add_argument("dir", nargs="?", type=Path, help="a catalog directory to validate alone")
+    cvalidate.add_argument("--stats", action="store_true",
+                           help="also report the curated parts' share with a dated (and a cited) price, per kind")
 
 
 def _add_schema(sub: Subparsers, common: argparse.ArgumentParser) -> None:
@@ -119,6 +129,7 @@ def _add_export(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     export.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here (atomically) instead of stdout")
     export.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     export.add_argument("--region", choices=REGIONS, default=None, help=argparse.SUPPRESS)
+    _prices(export)
 
 
 def _add_tui(sub: Subparsers, common: argparse.ArgumentParser) -> None:
@@ -129,6 +140,7 @@ def _add_tui(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                     "bottom; ctrl+p lists every action.",
         epilog=_examples("planner tui                 # start a new build", "planner tui build.toml"))
     tui.add_argument("file", nargs="?", type=Path, metavar="FILE", help="build file to open (created on save)")
+    _prices(tui)
 
 
 def _add_optimize(sub: Subparsers, common: argparse.ArgumentParser) -> None:
@@ -153,6 +165,7 @@ def _add_optimize(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                           help="region whose standard outlet is assumed when a build names no circuit (default us)")
     optimize.add_argument("--psu-target", type=float, default=None, metavar="FRACTION",
                           help="PSU load fraction above which psu.headroom warns (default 0.8; with --strict)")
+    _prices(optimize)
 
 
 def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
@@ -215,6 +228,7 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     rec.add_argument("--no-chart", action="store_true", help="leave out the text chart")
     rec.add_argument("--format", choices=["text", "json"], default="text",
                      help="json lists every option considered, with the reason for each one left out")
+    _prices(rec)
 
 
 def _add_tco(sub: Subparsers, common: argparse.ArgumentParser) -> None:
@@ -236,6 +250,7 @@ def _add_tco(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     tco.add_argument("--electricity", type=float, metavar="USD_PER_KWH", help="electricity price (default 0.16)")
     tco.add_argument("--cloud-price", type=float, metavar="USD_PER_HOUR", help="what renting costs per hour")
     tco.add_argument("--format", choices=["text", "json"], default="text")
+    _prices(tco)
 
 
 def _add_place(sub: Subparsers, common: argparse.ArgumentParser) -> None:

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from planner.cli.common import console
 from planner.fmt import num, percent, usd, watts
+from planner.prices import dates_text
 from planner.report import Report
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -52,7 +53,11 @@ def _totals(report: Report) -> Table:
         parts[(g.part, g.power_limit_w)] = parts.get((g.part, g.power_limit_w), 0) + 1
     for (part, limit), count in parts.items():
         table.add_row("GPUs", f"{count} × {part} at {watts(limit)}")
-    table.add_row("Price", usd(s.price_usd) + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else ""))
+    dates = dates_text(s.price_dates)
+    table.add_row("Price", usd(s.price_usd) + (f", prices {dates}" if dates else "")
+                  + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else ""))
+    for part, origin in s.user_prices.items():
+        table.add_row("Your price", f"{part} from the {origin}")
     for a in s.assumptions:
         table.add_row("Assumed", a)
     return table

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from planner.fmt import num, percent, usd, watts
+from planner.prices import dates_text
 from planner.report import Report
 
 _MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
@@ -40,9 +41,12 @@ def render_report(report: Report) -> str:
     for (part, limit), names in groups.items():
         lines.append(f"  {len(names)} × {part} at {watts(limit)}: {', '.join(names)}")
     price = usd(s.price_usd)
+    if dates := dates_text(s.price_dates):
+        price += f", prices {dates}"
     if s.price_missing:
         price += f" (without {', '.join(s.price_missing)}: no price in the catalog)"
     lines.append(f"  Price: {price}")
+    lines.extend(f"  Your price: {part} from the {origin}" for part, origin in s.user_prices.items())
     for a in s.assumptions:
         lines.append(f"  Assumed: {a}")
     return "\n".join(lines) + "\n"

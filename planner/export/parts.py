@@ -1,4 +1,5 @@
-"""The parts list of a build: one row per distinct part, with quantity, unit price and line total."""
+"""The parts list of a build: one row per distinct part, with quantity, unit price and line total, and where
+each price comes from and when it was seen."""
 
 
 from typing import NamedTuple
@@ -13,10 +14,17 @@ class Row(NamedTuple):
     name: str
     quantity: int
     unit_price: float | None
+    price_date: str | None = None  # when the price was seen (YYYY-MM[-DD])
+    price_from: str | None = None  # "catalog", "price file prices.toml:3 (used, eBay)" or "build file"
 
     @property
     def line_total(self) -> float | None:
         return None if self.unit_price is None else self.unit_price * self.quantity
+
+    @property
+    def user_price(self) -> bool:
+        """The price is the user's (a price file or the build file), not the catalog's."""
+        return self.price_from is not None and self.price_from != "catalog"
 
 
 def parts_list(build: ResolvedBuild) -> list[Row]:
@@ -38,4 +46,14 @@ def parts_list(build: ResolvedBuild) -> list[Row]:
             add("riser", gpu.riser)
     for psu in build.psus:
         add("psu", psu.part)
-    return [Row(kind, part.id, part.name, quantity, part.price) for (kind, _), (part, quantity) in counted.items()]
+    return [Row(kind, part.id, part.name, quantity, part.price, part.price_date if part.price is not None else None,
+                _price_from(build, part)) for (kind, _), (part, quantity) in counted.items()]
+
+
+def _price_from(build: ResolvedBuild, part: Part) -> str | None:
+    if part.price is None:
+        return None
+    origin = build.price_origins.get(part.id)
+    if origin is None:
+        return "catalog"
+    return f"price file {origin.detail}" if origin.origin == "price-file" else "build file"

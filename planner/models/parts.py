@@ -47,6 +47,10 @@ class Part(BaseModel):
     maker: str = Field(min_length=1, description="Manufacturer.")
     price: Price | None = Field(default=None, ge=0, le=500_000, description="Street price in USD.")
     price_date: str | None = Field(default=None, description="When the price was seen (YYYY-MM).")
+    price_source: str | None = Field(
+        default=None, min_length=3,
+        description="Where the price comes from (maker's MSRP page, launch news, a review quoting the street price)"
+                    " when `source` does not say.")
     source: str = Field(min_length=3, description="Where the figures come from.")
     estimated: list[str] = Field(
         default=[],

@@ -141,7 +141,11 @@ def _cards(catalog: Catalog) -> list[tuple[GpuChip, list[Card]]]:
         assert isinstance(chip, GpuChip)
         cards = []
         for board in boards.get(chip.id, []):
-            if board.price is not None:
+            if board.id in catalog.user_prices:
+                user = catalog.user_prices[board.id]
+                cards.append(Card(chip, board, user.price, f"your price ({user.date}) from {user.where}"
+                                  + (f": {user.note}" if user.note else "")))
+            elif board.price is not None:
                 cards.append(Card(chip, board, board.price, f"board price ({board.price_date})"
                                   if board.price_date else None))
             elif chip.launch_price is not None:

@@ -1,0 +1,220 @@
+"""The user's own prices: quotes and used cards that override the catalog's price of a part, by id.
+
+`prices.toml` beside the settings file (`~/.config/gpu-rig-planner/prices.toml` on Linux; with
+`PLANNER_CONFIG` set, the `prices.toml` in that file's directory), then each `--prices FILE`, later
+winning by id:
+
+    [prices]
+    nvidia-rtx-3090-fe = { price = 800, date = "2026-11", note = "used, eBay" }
+    corsair-ax1600i = { price = "450 USD", date = "2026-10-14" }
+
+`price` is USD (a number or "800 USD"), `date` when it was seen (YYYY-MM or YYYY-MM-DD; a price
+without its date cannot be judged), `note` optional. Every id must be a part of the catalogs in use;
+each problem is one InputError `prices.toml:3: prices.<id>.price: what was expected` (exit 2).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from planner.errors import InputError
+
+if TYPE_CHECKING:
+    from planner.catalog import Catalog
+    from planner.models.parts import Part
+
+FILE_NAME = "prices.toml"
+_DATE = re.compile(r"^(19|20)\d\d-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
+_KEYS = ("price", "date", "note")
+
+
+class PriceOrigin(NamedTuple):
+    """Where a build's part got a price that is not the catalog's."""
+
+    origin: Literal["price-file", "build-file"]
+    detail: str  # `prices.toml:3 (used, eBay)`, or `the build file`
+
+
+class UserPrice(NamedTuple):
+    """One price from a price file."""
+
+    part_id: str
+    price: float  # USD
+    date: str  # YYYY-MM or YYYY-MM-DD
+    note: str | None
+    file: str
+    line: int | None
+
+    @property
+    def where(self) -> str:
+        """`prices.toml:3`: the file and line it was read from."""
+        return self.file + (f":{self.line}" if self.line else "")
+
+    @property
+    def description(self) -> str:
+        """Where the price came from, as the part's `price_source` says it."""
+        return f"your price file {self.where}" + (f" ({self.note})" if self.note else "")
+
+    @property
+    def origin(self) -> PriceOrigin:
+        return PriceOrigin("price-file", self.where + (f" ({self.note})" if self.note else ""))
+
+    def apply(self, part: Part) -> Part:
+        """The part with this price in place of the catalog's."""
+        return part.model_copy(update={"price": self.price, "price_date": self.date,
+                                       "price_source": self.description})
+
+
+def default_path() -> Path:
+    """`prices.toml` in the user's config directory (beside the settings file)."""
+    from planner.config import config_path
+
+    return config_path().with_name(FILE_NAME)
+
+
+def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice]:
+    """The prices of one file, by id, validated in shape (not yet against a catalog)."""
+    label = label or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such price file", file=label) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read the price file: {error}", file=label) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"not valid TOML: {error}", file=label) from None
+
+    def fail(message: str, *key: str) -> InputError:
+        from planner.tomlpos import line_of
+
+        return InputError(message, file=label, line=line_of(text, key) if key else None,
+                          key=".".join(key) or None)
+
+    unknown = sorted(set(data) - {"prices"})
+    if unknown:
+        raise fail("unknown key; a price file holds one [prices] table (e.g. [prices] nvidia-rtx-3090-fe = "
+                   "{ price = 800, date = \"2026-11\" })", unknown[0])
+    table = data.get("prices", {})
+    if not isinstance(table, dict):
+        raise fail("expected a table of prices by part id", "prices")
+    from planner.catalog import did_you_mean
+    from planner.tomlpos import line_of
+    from planner.units import to_canonical
+
+    found: dict[str, UserPrice] = {}
+    for part_id, entry in table.items():
+        if not isinstance(entry, dict):
+            raise fail(f"expected {{ price = …, date = \"YYYY-MM\" }} for the part, got {entry!r}", "prices", part_id)
+        for key in entry:
+            if key not in _KEYS:
+                raise fail(f"unknown key{did_you_mean(key, _KEYS)} (a price has price, date and note)",
+                           "prices", part_id, key)
+        for key in ("price", "date"):
+            if key not in entry:
+                what = "the price in USD" if key == "price" else "when the price was seen, \"YYYY-MM\""
+                raise fail(f"required key is missing: {what}", "prices", part_id, key)
+        try:
+            price = to_canonical(entry["price"], "price")
+        except ValueError as error:
+            raise fail(str(error), "prices", part_id, "price") from None
+        if not 0 <= price <= 500_000:
+            raise fail(f"expected a price between 0 and 500,000 USD, got {entry['price']!r}", "prices", part_id,
+                       "price")
+        date = entry["date"]
+        if not isinstance(date, str) or not _DATE.match(date):
+            raise fail(f"expected a date \"YYYY-MM\" or \"YYYY-MM-DD\" (a quoted string), got {date!r}",
+                       "prices", part_id, "date")
+        note = entry.get("note")
+        if note is not None and (not isinstance(note, str) or not note.strip()):
+            raise fail(f"expected text, got {note!r}", "prices", part_id, "note")
+        found[part_id] = UserPrice(part_id, price, date, note, label, line_of(text, ("prices", part_id)))
+    return found
+
+
+def load_prices(catalog: Catalog, files: Iterable[Path] = (), *, user_file: bool = True) -> dict[str, UserPrice]:
+    """The user's price file (when it exists) and then each of `files`, later winning by id, checked against
+    the catalog; puts them on the catalog (`catalog.user_prices`) so every reader of a price sees them."""
+    prices: dict[str, UserPrice] = {}
+    if user_file:
+        path = default_path()
+        if path.is_file():
+            prices.update(read_price_file(path))
+    for path in files:
+        prices.update(read_price_file(path))
+    for price in prices.values():
+        _check_id(catalog, price)
+    catalog.user_prices = prices
+    return prices
+
+
+#: The kinds of part one buys: a price file may price these.
+PRICED_KINDS = ("gpu", "psu", "case", "motherboard", "cpu", "riser")
+
+
+def _check_id(catalog: Catalog, price: UserPrice) -> None:
+    if any(catalog.holds(kind, price.part_id) for kind in PRICED_KINDS):
+        return
+    from planner.catalog import did_you_mean
+
+    if catalog.holds("gpu-chip", price.part_id):
+        problem = (f"{price.part_id!r} is a GPU chip, not a card one buys; price a board of it "
+                   f"(planner catalog list gpu --search {price.part_id})")
+    else:
+        known = [part_id for kind in PRICED_KINDS for part_id in catalog.curated_ids(kind)]
+        problem = f"no part with this id in the catalogs{did_you_mean(price.part_id, known)}"
+    raise InputError(problem, file=price.file, line=price.line, key=f"prices.{price.part_id}")
+
+
+def price_dates(prices: Mapping[str, str | None]) -> tuple[str, str] | None:
+    """The oldest and newest of some price dates (YYYY-MM[-DD] compare as text), or None."""
+    dated = sorted(d for d in prices.values() if d)
+    return (dated[0], dated[-1]) if dated else None
+
+
+def dates_text(prices: Mapping[str, str | None]) -> str:
+    """`seen 2020-09 to 2026-11` (`seen 2020-09` when one date), plus how many have no date; empty without
+    prices."""
+    span = price_dates(prices)
+    undated = sum(1 for d in prices.values() if not d)
+    text = "" if span is None else f"seen {span[0]}" + (f" to {span[1]}" if span[1] != span[0] else "")
+    if undated:
+        text += ("; " if text else "") + f"{undated} undated"
+    return text
+
+
+class PriceStats(NamedTuple):
+    """How many curated parts of a kind carry a price, a dated one, a cited one, an estimated one."""
+
+    kind: str
+    parts: int
+    priced: int
+    dated: int  # price with price_date
+    cited: int  # dated price with a price_source
+    estimated: int  # price listed in `estimated`
+
+
+def price_stats(catalog: Catalog, only: Path | None = None) -> list[PriceStats]:
+    """Prices of the curated (not bulk-imported) entries of each kind one buys, as written in the catalog files
+    (the user's price file does not count); with `only`, the entries from that directory."""
+    prefix = None
+    if only is not None:
+        from planner.catalog import display_path
+
+        prefix = display_path(only.resolve()).rstrip("/") + "/"
+    stats = []
+    for kind in PRICED_KINDS:
+        entries = catalog.entries(kind)
+        rows = [entries[i].data for i in catalog.curated_ids(kind)
+                if prefix is None or entries[i].file.startswith(prefix)]
+        priced = [d for d in rows if d.get("price") is not None]
+        dated = [d for d in priced if d.get("price_date")]
+        stats.append(PriceStats(kind, len(rows), len(priced), len(dated),
+                                sum(1 for d in dated if d.get("price_source")),
+                                sum(1 for d in priced if "price" in (d.get("estimated") or []))))
+    return stats

@@ -1,0 +1,235 @@
+"""Prices that can be trusted: the user's price file over the catalog's prices, price dates in the reports,
+inline parts on one base kept apart, and the curated catalog's share of dated prices."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from planner.catalog import Catalog, builtin_dir
+from planner.errors import InputError
+from planner.prices import load_prices, price_stats
+from tests.conftest import ROOT, example, run_cli
+
+PASSING = example("pass-dual-3090-wrx80.toml")  # case, board, CPU, 2 × RTX 3090 FE, AX1600i: $8,134 in the catalog
+
+
+def _price_file(tmp_path: Path, body: str, name: str = "quotes.toml") -> Path:
+    path = tmp_path / name
+    path.write_text("[prices]\n" + body, encoding="utf-8")
+    return path
+
+
+def _summary(*argv: str | Path) -> dict[str, object]:
+    run = run_cli("check", *argv, "--format", "json")
+    assert run.code == 0, run.err
+    summary = json.loads(run.out)[0]["summary"]
+    assert isinstance(summary, dict)
+    return summary
+
+
+# -- the user's price file ------------------------------------------------------------------------------------
+
+def test_a_price_file_changes_the_build_total(tmp_path: Path) -> None:
+    before = _summary(PASSING)["price_usd"]
+    quotes = _price_file(tmp_path, 'nvidia-rtx-3090-fe = { price = 800, date = "2026-11", note = "used, eBay" }\n')
+    after = _summary(PASSING, "--prices", quotes)["price_usd"]
+    assert before == 8134.0
+    assert after == 8134.0 - 2 * (1499 - 800)
+
+
+def test_the_report_says_which_prices_came_from_the_price_file(tmp_path: Path) -> None:
+    quotes = _price_file(tmp_path, 'nvidia-rtx-3090-fe = { price = 800, date = "2026-11", note = "used, eBay" }\n')
+    summary = _summary(PASSING, "--prices", quotes)
+    assert summary["user_prices"] == {"nvidia-rtx-3090-fe": f"price file {quotes}:2 (used, eBay)"}
+    text = run_cli("check", PASSING, "--prices", quotes).out
+    assert f"Your price: nvidia-rtx-3090-fe from the price file {quotes}:2 (used, eBay)" in text
+
+
+def test_the_price_file_in_the_config_directory_applies_without_the_option(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANNER_CONFIG", str(tmp_path / "config.toml"))
+    _price_file(tmp_path, 'corsair-ax1600i = { price = 450, date = "2026-10-14" }\n', name="prices.toml")
+    assert _summary(PASSING)["price_usd"] == 8134.0 - (599 - 450)
+
+
+def test_a_prices_option_wins_over_the_config_directory_file_by_id(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANNER_CONFIG", str(tmp_path / "config.toml"))
+    _price_file(tmp_path, 'corsair-ax1600i = { price = 450, date = "2026-10" }\n', name="prices.toml")
+    quote = _price_file(tmp_path, 'corsair-ax1600i = { price = 500, date = "2026-11" }\n')
+    assert _summary(PASSING, "--prices", quote)["price_usd"] == 8134.0 - (599 - 500)
+
+
+def test_a_price_file_changes_the_recommendation_ranking(tmp_path: Path) -> None:
+    argv = ("recommend", "--workload", "llm-inference", "--memory", "20", "--gpus", "1", "--format", "json")
+    before = json.loads(run_cli(*argv).out)["recommended"]
+    quotes = _price_file(tmp_path, 'nvidia-rtx-3090-fe = { price = 600, date = "2026-11", note = "used" }\n')
+    after = json.loads(run_cli(*argv, "--prices", quotes).out)["recommended"]
+    assert before["chip"] != "rtx-3090"
+    assert (after["board"], after["price_usd"]) == ("nvidia-rtx-3090-fe", 600.0)
+    assert f"price: your price (2026-11) from {quotes}:2: used" in after["notes"]
+
+
+def test_an_export_marks_the_prices_from_the_price_file(tmp_path: Path) -> None:
+    quotes = _price_file(tmp_path, 'corsair-ax1600i = { price = 450, date = "2026-10" }\n')
+    rows = list(csv.DictReader(io.StringIO(run_cli("export", PASSING, "--format", "csv", "--prices", quotes).out)))
+    psu = next(r for r in rows if r["Id"] == "corsair-ax1600i")
+    case = next(r for r in rows if r["Id"] == "fractal-meshify-2-xl")
+    assert (psu["Unit price (USD)"], psu["Price date"], psu["Price from"]) == (
+        "450.00", "2026-10", f"price file {quotes}:2")
+    assert case["Price from"] == "catalog"
+
+
+def test_tco_of_a_build_takes_the_price_file(tmp_path: Path) -> None:
+    quotes = _price_file(tmp_path, 'nvidia-rtx-3090-fe = { price = 800, date = "2026-11" }\n')
+    argv = ("tco", "--build", str(PASSING), "--cloud-price", "2", "--format", "json")
+    assert json.loads(run_cli(*argv, "--prices", quotes).out)["hardware_cost_usd"] == 8134.0 - 2 * 699
+
+
+@pytest.mark.parametrize(("entry", "expected"), [
+    ('nvidia-rtx-3090-fx = { price = 800, date = "2026-11" }',
+     ":2: prices.nvidia-rtx-3090-fx: no part with this id in the catalogs; did you mean 'nvidia-rtx-3090-fe'"),
+    ('nvidia-rtx-3090-fe = { price = 800 }', ':2: prices.nvidia-rtx-3090-fe.date: required key is missing'),
+    ('nvidia-rtx-3090-fe = { price = 800, date = "Nov 2026" }',
+     ':2: prices.nvidia-rtx-3090-fe.date: expected a date "YYYY-MM" or "YYYY-MM-DD"'),
+    ('nvidia-rtx-3090-fe = 800', ":2: prices.nvidia-rtx-3090-fe: expected { price = …"),
+    ('nvidia-rtx-3090-fe = { price = "800 EUR", date = "2026-11" }', ":2: prices.nvidia-rtx-3090-fe.price: expected"),
+    ('nvidia-rtx-3090-fe = { price = 800, date = "2026-11", notes = "x" }',
+     ":2: prices.nvidia-rtx-3090-fe.notes: unknown key; did you mean 'note'?"),
+    ('rtx-3090 = { price = 800, date = "2026-11" }', ":2: prices.rtx-3090: 'rtx-3090' is a GPU chip"),
+])
+def test_a_bad_price_file_is_one_line_with_file_line_and_key(tmp_path: Path, entry: str, expected: str) -> None:
+    quotes = _price_file(tmp_path, entry + "\n")
+    run = run_cli("check", PASSING, "--prices", quotes)
+    assert run.code == 2
+    assert run.err.startswith(f"planner: {quotes}{expected}"), run.err
+    assert run.err.count("\n") == 1
+
+
+def test_a_missing_price_file_is_bad_input(tmp_path: Path) -> None:
+    run = run_cli("export", PASSING, "--prices", tmp_path / "nowhere.toml")
+    assert (run.code, run.err) == (2, f"planner: {tmp_path / 'nowhere.toml'}: no such price file\n")
+
+
+def test_a_price_file_prices_the_part_everywhere_the_catalog_gives_it(tmp_path: Path) -> None:
+    catalog = Catalog([builtin_dir()])
+    load_prices(catalog, [_price_file(tmp_path, 'corsair-ax1600i = { price = 450, date = "2026-10" }\n')],
+                user_file=False)
+    psu = catalog.get("psu", "corsair-ax1600i")
+    where = f"your price file {tmp_path}/quotes.toml:2"
+    assert (psu.price, psu.price_date, psu.price_source) == (450.0, "2026-10", where)
+
+
+def test_an_unknown_id_in_a_price_file_raises_input_error(tmp_path: Path) -> None:
+    quotes = _price_file(tmp_path, 'no-such-psu = { price = 1, date = "2026-01" }\n')
+    with pytest.raises(InputError, match="no part with this id"):
+        load_prices(Catalog([builtin_dir()]), [quotes], user_file=False)
+
+
+# -- price dates in the reports -------------------------------------------------------------------------------
+
+def test_the_check_report_shows_the_dates_of_its_prices() -> None:
+    text = run_cli("check", PASSING).out
+    assert "Price: $8,134, prices seen 2020-09 to 2023-06" in text
+
+
+def test_the_json_summary_gives_each_price_its_date() -> None:
+    summary = _summary(PASSING)
+    assert summary["price_dates"] == {"fractal-meshify-2-xl": "2023-01", "asus-pro-ws-wrx80e-sage-se": "2022-06",
+                                      "amd-threadripper-pro-5975wx": "2022-03", "nvidia-rtx-3090-fe": "2020-09",
+                                      "corsair-ax1600i": "2023-06"}
+    assert summary["user_prices"] == {}
+
+
+def test_the_exported_parts_list_shows_the_dates_of_its_prices() -> None:
+    data = json.loads(run_cli("export", PASSING, "--format", "json").out)
+    assert data["price_dates"] == {"oldest": "2020-09", "newest": "2023-06"}
+    assert {p["part"]: p["price_date"] for p in data["parts"]}["nvidia-rtx-3090-fe"] == "2020-09"
+    assert "Prices seen 2020-09 to 2023-06." in run_cli("export", PASSING, "--format", "md").out
+
+
+# -- inline parts stay apart ----------------------------------------------------------------------------------
+
+TWO_INLINE_CARDS = """\
+name = "Two different cards on one base"
+case = "fractal-meshify-2-xl"
+motherboard = "asus-pro-ws-wrx80e-sage-se"
+cpu = "amd-threadripper-pro-5975wx"
+
+[[psu]]
+part = "corsair-ax1600i"
+
+[[gpu]]
+part = { base = "nvidia-rtx-3090-fe", name = "RTX 3090 FE, used", price = 700 }
+
+[[gpu]]
+part = { base = "nvidia-rtx-3090-fe", name = "RTX 3090 FE with water block", slot_width = 1, price = 1650 }
+count = 2
+"""
+
+
+def test_an_export_of_two_inline_cards_on_one_base_lists_both_with_their_own_prices(tmp_path: Path) -> None:
+    build = tmp_path / "build.toml"
+    build.write_text(TWO_INLINE_CARDS, encoding="utf-8")
+    data = json.loads(run_cli("export", build, "--format", "json").out)
+    gpus = [(p["part"], p["name"], p["quantity"], p["unit_price_usd"], p["price_from"])
+            for p in data["parts"] if p["kind"] == "gpu"]
+    assert gpus == [("nvidia-rtx-3090-fe-custom", "RTX 3090 FE, used", 1, 700.0, "build file"),
+                    ("nvidia-rtx-3090-fe-custom-2", "RTX 3090 FE with water block", 2, 1650.0, "build file")]
+    assert data["total_usd"] == 239 + 999 + 3299 + 700 + 2 * 1650 + 599
+
+
+def test_two_inline_cards_on_one_base_are_two_parts_in_the_check_report(tmp_path: Path) -> None:
+    build = tmp_path / "build.toml"
+    build.write_text(TWO_INLINE_CARDS, encoding="utf-8")
+    summary = _summary(build)
+    assert [g["part"] for g in summary["gpus"]] == [
+        "nvidia-rtx-3090-fe-custom", "nvidia-rtx-3090-fe-custom-2", "nvidia-rtx-3090-fe-custom-2"]
+    assert summary["price_usd"] == 239 + 999 + 3299 + 700 + 2 * 1650 + 599
+
+
+def test_identical_inline_parts_are_one_part(tmp_path: Path) -> None:
+    build = tmp_path / "build.toml"
+    card = '[[gpu]]\npart = { base = "nvidia-rtx-3090-fe", price = 700 }\n'
+    build.write_text(TWO_INLINE_CARDS.split("[[gpu]]")[0] + card + "\n" + card, encoding="utf-8")
+    rows = [p for p in json.loads(run_cli("export", build, "--format", "json").out)["parts"] if p["kind"] == "gpu"]
+    assert [(p["part"], p["quantity"]) for p in rows] == [("nvidia-rtx-3090-fe-custom", 2)]
+
+
+def test_an_inline_price_drops_the_bases_price_date(tmp_path: Path) -> None:
+    build = tmp_path / "build.toml"
+    build.write_text(TWO_INLINE_CARDS, encoding="utf-8")
+    assert _summary(build)["price_dates"]["nvidia-rtx-3090-fe-custom"] is None  # type: ignore[index]
+
+
+def test_two_different_inline_parts_may_not_share_an_id(tmp_path: Path) -> None:
+    build = tmp_path / "build.toml"
+    build.write_text(TWO_INLINE_CARDS.replace('name = "RTX 3090 FE, used"', 'id = "my-3090", name = "A"')
+                     .replace('name = "RTX 3090 FE with water block"', 'id = "my-3090", name = "B"'), encoding="utf-8")
+    run = run_cli("check", build)
+    assert run.code == 2
+    assert "gpu[1].part.id: another inline gpu with different fields already has id 'my-3090'" in run.err
+
+
+# -- the curated catalog's share of dated prices --------------------------------------------------------------
+
+def test_validate_stats_reports_the_share_of_curated_parts_with_a_dated_price() -> None:
+    run = run_cli("catalog", "validate", "--stats")
+    assert run.code == 0, run.err
+    stats = price_stats(Catalog([builtin_dir()]))
+    parts, dated = sum(s.parts for s in stats), sum(s.dated for s in stats)
+    assert f"{dated} of {parts} curated parts ({dated / parts:.0%}) have a dated price." in run.out
+
+
+def test_price_stats_count_only_curated_entries_as_written() -> None:
+    gpus = next(s for s in price_stats(Catalog([builtin_dir()])) if s.kind == "gpu")
+    with (ROOT / "catalogs" / "gpus.toml").open("rb") as handle:
+        curated = tomllib.load(handle)
+    assert gpus.parts == len(curated)
+    assert gpus.dated == sum(1 for e in curated.values() if e.get("price") is not None and e.get("price_date"))
