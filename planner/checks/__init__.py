@@ -18,17 +18,17 @@ from planner.errors import InputError
 from planner.placement import Placement
 from planner.resolve import ResolvedBuild
 
-_CHECK_MODULES = ("case", "slots", "lanes", "risers", "power", "psu_connectors", "psu_split", "outlet", "power_limit",
-                  "thermal")
+_CHECK_MODULES = ("case", "cpu", "slots", "lanes", "risers", "power", "psu_connectors", "psu_split", "outlet",
+                  "power_limit", "thermal")
 for _module in _CHECK_MODULES:
     importlib.import_module(f"planner.checks.{_module}")
 
 __all__ = ["REGISTRY", "Change", "Context", "Finding", "Fix", "Settings", "check", "run_checks"]
 
 
-#: Checks of physical fit: they read the board, case, CPU, cards and risers, never power limits, PSUs or
+#: Checks of physical fit: they read the board, case, CPU, RAM, cards and risers, never power limits, PSUs or
 #: circuits.
-FIT_CHECKS = ("case.", "slot.", "pcie.", "riser.")
+FIT_CHECKS = ("case.", "cpu.", "memory.", "slot.", "pcie.", "riser.")
 #: Checks that only inform: a fix is verified on errors and warnings, so re-checks skip them.
 INFORMING = tuple(code for code, registered in REGISTRY.items() if registered.informs)
 #: Edits that cannot change a fit finding: power limits, PSUs and the circuits they plug into.

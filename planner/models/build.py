@@ -4,6 +4,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from planner.models.parts import RamType
 from planner.units import Power, Temperature
 
 Workload = Literal["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
@@ -61,6 +62,9 @@ class Extras(_Strict):
     """Smaller loads of the DC budget (SPEC §4.1); defaults are in planner/physics/params.py."""
 
     ram_modules: int | None = Field(default=None, ge=0, le=64, description="DIMMs installed.")
+    ram_type: RamType | None = Field(
+        default=None, description="Their kind: ddr4 or ddr5 (unbuffered DIMMs, ECC or not), ddr4-rdimm or ddr5-rdimm "
+                                  "(registered, LRDIMM included); checked against the motherboard's memory_types.")
     drives: int | None = Field(default=None, ge=0, le=64, description="SSDs and HDDs.")
     fans: int | None = Field(default=None, ge=0, le=40, description="Case fans.")
     board: Power | None = Field(default=None, ge=0, le=500, description="Motherboard power, W.")

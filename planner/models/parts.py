@@ -33,6 +33,10 @@ Efficiency = Literal[
 ]
 BelowSlots = Literal["psu", "drive-cage", "intake-fans", "floor"]
 FormFactor = Literal["mini-itx", "micro-atx", "atx", "e-atx", "eeb", "ssi-eeb", "ceb", "xl-atx", "ssi-ceb"]
+#: DIMM kinds: unbuffered (`ddr4`, `ddr5`, ECC or not) or registered (`…-rdimm`, LRDIMM included).
+RamType = Literal["ddr4", "ddr5", "ddr4-rdimm", "ddr5-rdimm"]
+#: A CPU generation as boards' CPU support lists name it, e.g. `threadripper-pro-5000wx`, `ryzen-9000`, `xeon-w-2200`.
+CpuGeneration = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
 PositiveInt = Annotated[int, Field(ge=1)]
 
@@ -333,6 +337,17 @@ class Motherboard(Part):
 
     form_factor: FormFactor = Field(description="Board form factor.")
     socket: str = Field(min_length=2, description="CPU socket, e.g. sWRX8, AM5, LGA4677.")
+    cpu_generations: list[CpuGeneration] = Field(
+        default=[], description="The CPU generations its maker supports on it (the board's or its platform's CPU "
+                                "support list, source in platform_source); empty: not recorded. A CPU of its socket "
+                                "whose generation is not listed gets a platform caveat.")
+    bios_update_for: list[CpuGeneration] = Field(
+        default=[], description="CPU generations it supports only from a BIOS newer than early boards shipped with.")
+    memory_types: list[RamType] = Field(
+        default=[], description="DIMM kinds it takes (ddr4, ddr5: unbuffered; ddr4-rdimm, ddr5-rdimm: registered); "
+                                "empty: not recorded.")
+    platform_source: str | None = Field(
+        default=None, description="Where cpu_generations, bios_update_for and memory_types come from.")
     chipset: str | None = Field(default=None, description="Chipset, e.g. WRX80, X670E.")
     memory_slots: int | None = Field(default=None, ge=1, le=32, description="DIMM slots.")
     slots: list[PcieSlot] = Field(min_length=1, description="PCIe slots, top to bottom.")
@@ -342,6 +357,8 @@ class Motherboard(Part):
 
     @model_validator(mode="after")
     def _slots_consistent(self) -> Self:
+        if self.cpu_generations and (unlisted := sorted(set(self.bios_update_for) - set(self.cpu_generations))):
+            raise ValueError(f"bios_update_for names {unlisted[0]!r}, which cpu_generations does not list")
         names = [s.name for s in self.slots]
         positions = [s.position for s in self.slots]
         if len(set(names)) != len(names):
@@ -375,6 +392,9 @@ class Cpu(Part):
     """A CPU: socket, lanes and package power."""
 
     socket: str = Field(min_length=2, description="CPU socket.")
+    generation: CpuGeneration | None = Field(
+        default=None, description="Its generation as boards' CPU support lists name it, e.g. threadripper-pro-5000wx, "
+                                  "xeon-w-2200 (see motherboards' cpu_generations); none: not recorded.")
     cores: int = Field(ge=1, le=512, description="Cores.")
     tdp: Power = Field(gt=0, le=1_000, description="Rated TDP, W.")
     package_power: Power | None = Field(

@@ -1,0 +1,156 @@
+"""CPU ↔ motherboard: the socket, the platform behind it, and the memory the board takes (SPEC §3 `cpu.socket`;
+`memory.type`).
+
+A socket is a physical fact, so a mismatch is an error. Boards of one socket can still differ in the CPUs they run
+(sTR5: WRX90 boards take only Threadripper PRO; LGA2066: X299 boards take Core X, C422 boards Xeon W): where a
+board records its CPU support list (`cpu_generations`, with `platform_source`) and the CPU its `generation`, a CPU
+missing from the list is a platform caveat (a warning naming the list), and a generation the board runs only from a
+newer BIOS is said (info). Without those records there is no finding: a guess is never a verdict.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from planner.checks.case import takes_board
+from planner.checks.context import Context
+from planner.checks.findings import Change, Finding, Fix
+from planner.checks.registry import check
+from planner.fmt import names, price_text
+from planner.models.parts import Cpu, Motherboard
+
+#: How findings name a DIMM kind (`extras.ram_type`, a board's `memory_types`).
+RAM_NAMES = {"ddr4": "unbuffered DDR4", "ddr5": "unbuffered DDR5", "ddr4-rdimm": "registered DDR4 (RDIMM)",
+             "ddr5-rdimm": "registered DDR5 (RDIMM)"}
+
+
+def same_socket(a: str, b: str) -> bool:
+    """Socket names as makers and catalogs write them: case and spaces do not matter (`LGA 1700` = `LGA1700`)."""
+    return a.replace(" ", "").casefold() == b.replace(" ", "").casefold()
+
+
+def supports(board: Motherboard, cpu: Cpu) -> bool | None:
+    """Does the board's CPU support list include the CPU? None when either record is missing (unknown)."""
+    if not board.cpu_generations or cpu.generation is None:
+        return None
+    return cpu.generation in board.cpu_generations
+
+
+def _platform(board: Motherboard) -> str:
+    return f"{board.chipset} " if board.chipset else ""
+
+
+@check("cpu.socket")
+def cpu_socket(ctx: Context) -> list[Finding]:
+    """The CPU's socket, and its generation against the board's CPU support list."""
+    cpu, board = ctx.build.cpu, ctx.build.motherboard
+    if not same_socket(cpu.socket, board.socket):
+        return [Finding(
+            code="cpu.socket", severity="error",
+            message=f"The {cpu.name} is a socket {cpu.socket} CPU, but the {board.name} has socket {board.socket}: "
+                    "it does not fit.",
+            subject=[cpu.id, board.id], fixes=_socket_fixes(ctx))]
+    if supports(board, cpu) is False:
+        return [Finding(
+            code="cpu.socket", severity="warning",
+            message=f"Platform caveat: the {cpu.name} ({cpu.generation}) fits the {board.name}'s {board.socket} "
+                    f"socket, but the board's {_platform(board)}platform supports only {names(board.cpu_generations)}"
+                    f" (its CPU support list; `planner catalog show {board.id}` gives the source): expect it not to "
+                    "boot there.",
+            subject=[cpu.id, board.id], fixes=_platform_fixes(ctx))]
+    if cpu.generation is not None and cpu.generation in board.bios_update_for:
+        return [Finding(
+            code="cpu.socket", severity="info",
+            message=f"The {board.name} runs {cpu.generation} CPUs such as the {cpu.name} only from a BIOS newer than "
+                    f"early boards shipped with (`planner catalog show {board.id}` gives the source): check the "
+                    "board's BIOS version before fitting the CPU, or update it first (BIOS FlashBack needs no CPU "
+                    "where the board has it).",
+            subject=[cpu.id, board.id])]
+    return []
+
+
+@check("memory.type")
+def memory_type(ctx: Context) -> list[Finding]:
+    """The RAM named in `[extras] ram_type` against the DIMM kinds the board takes."""
+    ram, board = ctx.build.extras.ram_type, ctx.build.motherboard
+    if ram is None or not board.memory_types or ram in board.memory_types:
+        return []
+    taken = names([RAM_NAMES[t] for t in board.memory_types])
+    generation, registered = ram.split("-")[0], ram.endswith("-rdimm")
+    if all(not t.startswith(generation) for t in board.memory_types):
+        why = f"{generation.upper()} modules do not fit its slots (each DDR generation is keyed differently)"
+    elif registered:
+        why = "registered DIMMs do not run on this platform"
+    else:
+        why = "unbuffered DIMMs do not run on this registered-memory platform"
+    return [Finding(
+        code="memory.type", severity="error",
+        message=f"The build's RAM is {RAM_NAMES[ram]} (extras.ram_type), but the {board.name} takes only {taken}: "
+                f"{why}.",
+        subject=[board.id], fixes=_memory_fixes(ctx, generation, registered))]
+
+
+def _memory_fixes(ctx: Context, generation: str, registered: bool) -> list[Fix]:
+    """RAM of a kind the board takes, the closest first (same DDR generation, then same buffering)."""
+    if not ctx.propose_fixes:
+        return []
+    board = ctx.build.motherboard
+    kinds = sorted(board.memory_types, key=lambda t: (not t.startswith(generation), t.endswith("-rdimm") != registered))
+    return ctx.first_verified(((f"use {RAM_NAMES[t]} modules: the kind the {board.name} takes",
+                                [Change(path="extras.ram_type", value=t)]) for t in kinds),
+                              "memory.type", wanted=1, most=2)
+
+
+def _closeness(cpu: Cpu, other: Cpu) -> float:
+    """How far another CPU is from the build's in cores and lanes (ratios, so 16 → 24 cores is as close as
+    32 → 48)."""
+    return abs(math.log(other.cores / cpu.cores)) + abs(math.log(other.pcie_lanes / cpu.pcie_lanes))
+
+
+def _cpus_for(ctx: Context, board: Motherboard) -> Iterator[tuple[str, list[Change]]]:
+    """Catalog CPUs the board takes, as fixes: curated before imported, then those needing no BIOS update, then
+    the closest to the build's CPU in cores and lanes, then the cheapest. Where the board records its CPU support
+    list, only CPUs known to be on it."""
+    cpu = ctx.build.cpu
+    curated = {c.id for c in ctx.catalog.all("cpu", curated=True)}
+    candidates = [c for c in ctx.catalog.all("cpu") if isinstance(c, Cpu) and c.id != cpu.id
+                  and same_socket(c.socket, board.socket) and (supports(board, c) or not board.cpu_generations)]
+    candidates.sort(key=lambda c: (c.id not in curated, c.generation in board.bios_update_for,
+                                   round(_closeness(cpu, c), 3), c.price is None, c.price or 0.0, c.id))
+    for c in candidates:
+        yield (f"use the {c.name} ({c.id}{price_text(c)}, socket {c.socket}, {c.cores} cores, {c.pcie_lanes} lanes)"
+               f" instead: the {board.name} takes it", [Change(path="cpu", value=c.id)])
+
+
+def _boards_for(ctx: Context) -> Iterator[tuple[str, list[Change]]]:
+    """Curated boards that take the build's CPU (its socket and, where recorded, its generation) and its RAM, fit
+    its case, cheapest first."""
+    build = ctx.build
+    cpu, ram = build.cpu, build.extras.ram_type
+    boards = [b for b in ctx.catalog.all("motherboard", curated=True) if isinstance(b, Motherboard)
+              and b.id != build.motherboard.id and same_socket(b.socket, cpu.socket)
+              and (supports(b, cpu) or not b.cpu_generations)
+              and not (ram and b.memory_types and ram not in b.memory_types)
+              and takes_board(build.case, b.form_factor)]
+    boards.sort(key=lambda b: (cpu.generation in b.bios_update_for, b.price is None, b.price or 0.0, b.id))
+    # slot names are the board's own: cards pinned to slots of this board are left to the planner on another
+    pinned = [dict(table) for table in build.raw.get("gpu", [])]
+    unpin = [Change(path="gpu", value=[{k: v for k, v in t.items() if k != "slot"} for t in pinned])] \
+        if any("slot" in t for t in pinned) else []
+    for b in boards:
+        yield (f"keep the {cpu.name} and use the {b.name} ({b.id}{price_text(b)}, socket {b.socket}"
+               f"{', ' + b.chipset if b.chipset else ''}) instead"
+               + ("; the planner places the cards in its slots" if unpin else ""),
+               [Change(path="motherboard", value=b.id), *unpin])
+
+
+def _socket_fixes(ctx: Context) -> list[Fix]:
+    if not ctx.propose_fixes:
+        return []
+    board = ctx.build.motherboard
+    return [*ctx.first_verified(_cpus_for(ctx, board), "cpu.socket", wanted=2, most=6),
+            *ctx.first_verified(_boards_for(ctx), "cpu.socket", wanted=1, most=4)]
+
+
+_platform_fixes = _socket_fixes  # the same remedies: a CPU the board supports, or a board that supports the CPU
