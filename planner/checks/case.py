@@ -174,6 +174,15 @@ def _plug_finding(ctx: Context, board: GpuBoard, labels: list[str], clearance: f
                 f"{estimated(case, 'max_gpu_height')} ({mm(need - clearance)} short{why}). Bending the cable"
                 " against the panel strains the plug, a cause of melted 12VHPWR connectors.",
         subject=[*labels, board.id, case.id], value=need, limit=clearance, unit="mm",
-        fixes=_other_cases(ctx, "case.gpu-height",
-                           lambda c: f"its side panel clears {mm(c.max_gpu_height or 0)}")
-        if any(c.max_gpu_height is not None and c.max_gpu_height >= need for c in cases_for(ctx)) else [])
+        fixes=_roomier_cases(ctx, need))
+
+
+def _roomier_cases(ctx: Context, need: float) -> list[Fix]:
+    """Cheapest curated cases whose published side-panel clearance takes `need`, verified."""
+    if not ctx.propose_fixes:
+        return []
+    tries = ((f"use the {c.name} ({c.id}{price_text(c)}): its side panel clears {mm(c.max_gpu_height or 0)}",
+              [Change(path="case", value=c.id)])
+             for c in cases_for(ctx)
+             if c.max_gpu_height is not None and c.max_gpu_height >= need and "max_gpu_height" not in c.estimated)
+    return ctx.first_verified(tries, "case.gpu-height", wanted=2, most=6)
