@@ -66,7 +66,7 @@ def test_two_psus_share_four_cards_two_and_two() -> None:
 
 
 def test_the_dual_psu_example_puts_two_cards_on_each_psu_and_each_circuit_under_its_limit() -> None:
-    [result] = json.loads(run_cli("check", example("pass-dual-psu-two-circuits.toml"), "--format", "json").out)
+    [result] = json.loads(run_cli("check", example("warn-dual-psu-two-circuits.toml"), "--format", "json").out)
     summary = result["summary"]
     assert [p["gpus"] for p in summary["psus"]] == [["GPU1", "GPU2"], ["GPU3", "GPU4"]]
     # 600 W + 200 W EPYC + 50 + 8 × 3 + 7 + 3 × 3 = 890 W on a Platinum HX1500i at 59 %, 120 V:
@@ -175,9 +175,11 @@ def test_unpinning_is_offered_and_verified_when_pins_cause_the_bottleneck() -> N
 
 def test_a_one_psu_build_that_fails_on_power_never_imports_networkx(tmp_path: Path) -> None:
     # its fixes include a second circuit with a second PSU: checking that candidate must not load networkx
+    # (in a case with a second PSU mount: a one-bay case rejects that fix with case.psu-bays)
     path = tmp_path / "quad.toml"
     path.write_text(example("fail-psu-quad-3090-fe-1600w.toml").read_text()
-                    .replace('"nvidia-rtx-3090-fe"', '"gigabyte-rtx-3090-turbo"'))
+                    .replace('"nvidia-rtx-3090-fe"', '"gigabyte-rtx-3090-turbo"')
+                    .replace('"fractal-meshify-2-xl"', '"thermaltake-core-w200"'))
     probe = ("import contextlib, io, json, sys\nfrom planner.cli.main import main\n"
              "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
              f"    main(['check', {str(path)!r}, '--format', 'json'])\n"

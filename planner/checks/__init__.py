@@ -18,8 +18,8 @@ from planner.errors import InputError
 from planner.placement import Placement
 from planner.resolve import ResolvedBuild
 
-_CHECK_MODULES = ("case", "cpu", "slots", "lanes", "risers", "power", "psu_connectors", "psu_split", "outlet",
-                  "power_limit", "thermal")
+_CHECK_MODULES = ("case", "case_psu", "cpu", "slots", "lanes", "risers", "power", "psu_connectors", "psu_split",
+                  "outlet", "power_limit", "thermal")
 for _module in _CHECK_MODULES:
     importlib.import_module(f"planner.checks.{_module}")
 
@@ -27,8 +27,11 @@ __all__ = ["REGISTRY", "Change", "Context", "Finding", "Fix", "Settings", "check
 
 
 #: Checks of physical fit: they read the board, case, CPU, RAM, cards and risers, never power limits, PSUs or
-#: circuits.
+#: circuits — but for the PSU-in-case checks (PSU_FIT), which read the PSUs too.
 FIT_CHECKS = ("case.", "cpu.", "memory.", "slot.", "pcie.", "riser.")
+PSU_FIT = ("case.psu",)
+#: The fit checks an edit of power limits, PSUs or circuits cannot change (their findings are kept on re-checks).
+_UNMOVED = tuple(code for code in REGISTRY if code.startswith(FIT_CHECKS) and not code.startswith(PSU_FIT))
 #: Checks that only inform: a fix is verified on errors and warnings, so re-checks skip them.
 INFORMING = tuple(code for code, registered in REGISTRY.items() if registered.informs)
 #: Edits that cannot change a fit finding: power limits, PSUs and the circuits they plug into.
@@ -47,7 +50,7 @@ def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None
     plain = _run(checked, skip)
     if not propose_fixes or not any(f.severity != "info" for f in plain):
         return plain
-    fit = [f for f in plain if f.code.startswith(FIT_CHECKS)]
+    fit = [f for f in plain if f.code.startswith(_UNMOVED)]
     ctx = checked.proposing(
         recheck=lambda changes: _recheck(build, catalog, settings, changes, (fit, checked.placement)),
         errors_before={f.code for f in plain if f.severity == "error"})
@@ -82,6 +85,6 @@ def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes
     if unchanged is not None and changes and all(_POWER_EDIT.match(c.path) for c in changes):
         fit, placement = unchanged
         known = Context(changed, catalog, settings, propose_fixes=False, placement=placement)
-        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=(*FIT_CHECKS, *INFORMING),
+        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=(*_UNMOVED, *INFORMING),
                             context=known), *fit]
     return run_checks(changed, catalog, settings, propose_fixes=False, skip=INFORMING)

@@ -100,27 +100,89 @@ def gpu_length(ctx: Context) -> list[Finding]:
     return findings
 
 
+#: power inputs whose plug stands on a GeForce card's top edge (towards the side panel)
+_TOP_PLUGS = ("12vhpwr", "12v-2x6")
+
+
+def top_plug(board: GpuBoard, chip_name: str) -> bool:
+    """Does the card's 12VHPWR/12V-2x6 plug sit on its top edge? Assumed for GeForce cards (their boards put it
+    there); workstation and datacenter cards are not assumed either way (some have it at the end)."""
+    return any(c in _TOP_PLUGS for c in board.power_connectors) and "geforce" in chip_name.lower()
+
+
+def _plug_room(board: GpuBoard) -> str:
+    plug = "12V-2x6" if "12v-2x6" in board.power_connectors else "12VHPWR"
+    return (f"its {plug} plug is on its top edge (as on GeForce cards), so it needs the plug"
+            f" (~{mm(params.HPWR_PLUG_HEIGHT.value)}, assumed) and {mm(params.HPWR_STRAIGHT_RUN.value)} of straight"
+            " cable before the first bend")
+
+
 @check("case.gpu-height")
 def gpu_height(ctx: Context) -> list[Finding]:
-    """Each card's height against the case's side-panel clearance."""
+    """Each card's height against the case's side-panel clearance, with room for a top-edge 12VHPWR plug and
+    the straight cable run before its bend."""
     case = ctx.build.case
     if case.open_frame:
         return []
+    chips = {g.board.id: g.chip.name for g in ctx.build.gpus}
+    plug_room = params.HPWR_PLUG_HEIGHT.value + params.HPWR_STRAIGHT_RUN.value
     if case.max_gpu_height is None:
         tallest = max((g.board for g in ctx.build.gpus), key=lambda b: b.height)
+        plugged = [b for b, _ in _distinct_boards(ctx) if top_plug(b, chips[b.id])]
+        extra = ""
+        if plugged:
+            need = max(plugged, key=lambda b: b.height)
+            extra = (f"; the {need.name} is {mm(need.height)}{estimated(need, 'height')} tall and {_plug_room(need)}:"
+                     f" check for {mm(need.height + plug_room)} between its slot's bottom edge and the side panel")
         return [Finding(
             code="case.gpu-height", severity="info",
             message=f"The {case.name} publishes no side-panel clearance for card height; the tallest card "
                     f"here is {mm(tallest.height)}{estimated(tallest, 'height')} (a full-height bracket is "
-                    "111 mm), so check it by hand.",
+                    f"111 mm), so check it by hand{extra}.",
             subject=[case.id], value=tallest.height, unit="mm")]
     findings = []
+    clearance = case.max_gpu_height
     for board, labels in _distinct_boards(ctx):
-        if board.height > case.max_gpu_height:
+        if board.height > clearance:
             findings.append(Finding(
                 code="case.gpu-height", severity="error",
                 message=f"The {board.name} is {mm(board.height)}{estimated(board, 'height')} tall; the "
-                        f"{case.name}'s side panel clears {mm(case.max_gpu_height)}"
-                        f"{estimated(case, 'max_gpu_height')} ({mm(board.height - case.max_gpu_height)} too tall).",
-                subject=[*labels, board.id, case.id], value=board.height, limit=case.max_gpu_height, unit="mm"))
+                        f"{case.name}'s side panel clears {mm(clearance)}"
+                        f"{estimated(case, 'max_gpu_height')} ({mm(board.height - clearance)} too tall).",
+                subject=[*labels, board.id, case.id], value=board.height, limit=clearance, unit="mm"))
+        elif top_plug(board, chips[board.id]) and board.height + plug_room > clearance:
+            findings.append(_plug_finding(ctx, board, labels, clearance))
     return findings
+
+
+def _plug_finding(ctx: Context, board: GpuBoard, labels: list[str], clearance: float) -> Finding:
+    """A top-edge 12VHPWR plug with too little room to the side panel. The 35 mm straight run is the published
+    guidance and the heights are published: over without the (assumed) plug height is an error; over only with
+    it, or on an estimated height or clearance, a warning that names the assumption."""
+    case = ctx.build.case
+    plug, run = params.HPWR_PLUG_HEIGHT.value, params.HPWR_STRAIGHT_RUN.value
+    need = board.height + plug + run
+    guessed = "height" in board.estimated or "max_gpu_height" in case.estimated
+    evidence = board.height + run > clearance and not guessed
+    why = ("" if evidence else
+           " (an estimate: " + ("the card's height or the case's clearance is estimated" if guessed else
+                                f"only the assumed {mm(plug)} plug height takes it over") + ")")
+    return Finding(
+        code="case.gpu-height", severity="error" if evidence else "warning",
+        message=f"The {board.name} is {mm(board.height)}{estimated(board, 'height')} tall and {_plug_room(board)}:"
+                f" {mm(need)} in all, but the {case.name}'s side panel clears {mm(clearance)}"
+                f"{estimated(case, 'max_gpu_height')} ({mm(need - clearance)} short{why}). Bending the cable"
+                " against the panel strains the plug, a cause of melted 12VHPWR connectors.",
+        subject=[*labels, board.id, case.id], value=need, limit=clearance, unit="mm",
+        fixes=_roomier_cases(ctx, need))
+
+
+def _roomier_cases(ctx: Context, need: float) -> list[Fix]:
+    """Cheapest curated cases whose published side-panel clearance takes `need`, verified."""
+    if not ctx.propose_fixes:
+        return []
+    tries = ((f"use the {c.name} ({c.id}{price_text(c)}): its side panel clears {mm(c.max_gpu_height or 0)}",
+              [Change(path="case", value=c.id)])
+             for c in cases_for(ctx)
+             if c.max_gpu_height is not None and c.max_gpu_height >= need and "max_gpu_height" not in c.estimated)
+    return ctx.first_verified(tries, "case.gpu-height", wanted=2, most=6)

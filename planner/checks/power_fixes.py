@@ -123,11 +123,19 @@ def move_psu_fix(ctx: Context, name: str, code: str) -> Fix | None:
 
 def second_circuit_fix(ctx: Context, name: str, code: str) -> Fix | None:
     """Another circuit like `name` (a different breaker), taking one of its PSUs, or a second PSU when it has
-    only one; the split then shares the GPUs out between them."""
+    only one; the split then shares the GPUs out between them. Circuits the build already has come first: a
+    second PSU goes on one of them if that verifies, a PSU moves to one of them (move_psu_fix), and a new circuit
+    is proposed only when none of them can take it."""
     if not ctx.propose_fixes:
         return None
     build, raw = ctx.build, ctx.build.raw
     circuit = build.circuit(name)
+    existing = [c.name for c in build.circuits if c.name != name]
+    on = [p for p in build.psus if p.circuit == name]
+    if existing and len(on) > 1 and move_psu_fix(ctx, name, code) is not None:
+        return None  # moving a PSU onto a circuit the build has is the fix: no new circuit
+    if existing and len(on) == 1 and (onto := _second_psu_on_existing(ctx, name, existing, code)):
+        return onto
     new_name = next(f"{name}-{n}" for n in range(2, 20) if f"{name}-{n}" not in {c.name for c in build.circuits})
     if circuit.assumed:
         circuits: list[Any] = [{"name": name, "outlet": circuit.outlet.id}]
@@ -136,8 +144,9 @@ def second_circuit_fix(ctx: Context, name: str, code: str) -> Fix | None:
     outlet_ref = next((c["outlet"] for c in circuits if c.get("name") == name), circuit.outlet.id)
     circuits.append({"name": new_name, "outlet": outlet_ref})
     psus = [dict(p, circuit=p.get("circuit") or build.psus[i].circuit) for i, p in enumerate(raw["psu"])]
-    on = [p for p in build.psus if p.circuit == name]
-    where = f"a second {circuit.outlet.standard} circuit on its own breaker ({new_name!r})"
+    where = (f"a new {circuit.outlet.standard} circuit on its own breaker ({new_name!r}; the build's "
+             f"{'circuit' if len(existing) == 1 else 'circuits'} {', '.join(repr(n) for n in existing)} cannot take it)"
+             if existing else f"a second {circuit.outlet.standard} circuit on its own breaker ({new_name!r})")
     if len(on) > 1:
         psus[on[-1].index]["circuit"] = new_name
         return ctx.fix(f"plug PSU {on[-1].index + 1} ({on[-1].part.name}) into {where}",
@@ -151,6 +160,25 @@ def second_circuit_fix(ctx: Context, name: str, code: str) -> Fix | None:
                       " GPUs out between the two PSUs", changes, code)
         if fix:
             return fix
+    return None
+
+
+def _second_psu_on_existing(ctx: Context, name: str, existing: list[str], code: str) -> Fix | None:
+    """A second PSU plugged into a circuit the build already has (not `name`), sharing out the GPUs of the one
+    PSU on `name`."""
+    build = ctx.build
+    psus = [dict(p, circuit=p.get("circuit") or build.psus[i].circuit) for i, p in enumerate(build.raw["psu"])]
+    on = next(p for p in build.psus if p.circuit == name)
+    for other in existing:
+        for psu in _second_psu_candidates(ctx, on.index):
+            changes = [Change("psu", [*psus, {"part": psu.id, "circuit": other}])]
+            if not _split_works(ctx, changes):
+                continue
+            fix = ctx.fix(f"add a second PSU, the {psu.name} ({psu.id}{price_text(psu)}), plugged into circuit"
+                          f" {other!r} (already in the build); the planner shares the GPUs out between the two PSUs",
+                          changes, code)
+            if fix:
+                return fix
     return None
 
 

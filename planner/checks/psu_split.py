@@ -1,5 +1,15 @@
 """Multi-PSU builds: each GPU fed by one PSU, no PSU or circuit over its share; when no split works, the
-max-flow/min-cut of the delivery network names the bottleneck (SPEC §3 `psu.split`, §4.1)."""
+max-flow/min-cut of the delivery network names the bottleneck (SPEC §3 `psu.split`, §4.1). And what any build
+with two or more PSUs needs to run them safely (`psu.multi`).
+
+Sources for psu.multi's advice: a second ATX PSU only starts when something pulls its PS_ON low, so builders use
+an add2psu-style relay board (or a dual-PSU cable) that starts it with the board's PSU (cryptogulch.com glossary
+'PSU'; peerip.com, 'Configuring dual Corsair HX1600i PSUs with an Add2PSU relay'); two independent supplies
+driving the same 12 V inputs of one card regulate against each other (geerlingguy/raspberry-pi-pcie-devices #6),
+so each card's inputs come from one unit; a card's slot draws up to 75 W (PCIe CEM) from the board, i.e. from the
+board's PSU, unless a powered riser or remote-mount adapter (C-Payne's SlimSAS device adapter takes its own
+power) feeds the slot from the card's PSU.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +17,10 @@ from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.power_fixes import move_psu_fix, outlet_fixes, replacement_psus, second_circuit_fix
 from planner.checks.registry import check
-from planner.fmt import gpu_labels, percent, watts
-from planner.models.parts import Psu
+from planner.fmt import gpu_labels, names, percent, watts
+from planner.models.parts import SLOT_WATTS, Psu
 from planner.physics.connectors import PLUG_NAMES
-from planner.physics.delivery import PsuShare
+from planner.physics.delivery import BOARD_PSU, PsuShare
 
 
 @check("psu.split")
@@ -97,3 +107,37 @@ def _unpin_fix(ctx: Context) -> Fix | None:
     labels = gpu_labels(g.index for g in ctx.build.gpus if g.spec_index in pinned)
     return ctx.fix(f"remove psu = N from {labels} and let the planner choose which PSU feeds each card",
                    [Change("gpu", gpus)], "psu.split")
+
+
+@check("psu.multi")
+def several_psus(ctx: Context) -> list[Finding]:
+    """With two or more PSUs: what running them in one machine needs (start-up sync, one PSU per card, order)."""
+    build, split = ctx.build, ctx.power_split
+    if len(build.psus) < 2:
+        return []
+    others = [p.index + 1 for p in build.psus if p.index != BOARD_PSU]
+    one = len(others) == 1
+    them = "it" if one else "them"
+    starts = f"PSU {others[0]} only starts" if one else f"PSUs {names([str(n) for n in others])} only start"
+    off_board = [g for g in build.gpus if split.gpu_psu[g.index] != BOARD_PSU]
+    slots = ""
+    if off_board:
+        numbers = sorted({split.gpu_psu[g.index] + 1 for g in off_board})
+        feeders = f"PSU {numbers[0]}" if len(numbers) == 1 else f"PSUs {names([str(n) for n in numbers])}"
+        on_risers = [g.index for g in off_board if g.riser is not None]
+        one_card = len(off_board) == 1
+        slots = (f" {gpu_labels(g.index for g in off_board)} {'takes its' if one_card else 'take their'} cables from"
+                 f" {feeders} but up to {watts(SLOT_WATTS)}{'' if one_card else ' each'} through the slot from"
+                 f" PSU {BOARD_PSU + 1}, the board's: "
+                 + (f"where the risers of {gpu_labels(on_risers)} take power of their own, feed it from {feeders}"
+                    " so each card stays on one supply." if on_risers else
+                    "a powered riser or remote-mount adapter fed from the card's own PSU keeps each card on one"
+                    " supply."))
+    return [Finding(
+        code="psu.multi", severity="warning",
+        message=f"This build runs {len(build.psus)} PSUs: {starts} when something switches {them} on, so it needs an"
+                f" add2psu-style sync relay board (or a dual-PSU case or board that starts every unit) to start {them}"
+                f" with PSU {BOARD_PSU + 1}. Each card's cables come from one PSU (the planner's split does this; never"
+                f" mix two units on one card).{slots} Plug every PSU's cord in before pressing the power button, let"
+                " the relay start them together, and never run a card with one of its supplies on and the other off.",
+        subject=list(dict.fromkeys(p.part.id for p in build.psus)))]

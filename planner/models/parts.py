@@ -32,6 +32,7 @@ Efficiency = Literal[
     "cybenetics-titanium", "cybenetics-diamond",
 ]
 BelowSlots = Literal["psu", "drive-cage", "intake-fans", "floor"]
+PsuFormFactor = Literal["atx", "sfx", "sfx-l", "crps", "server"]
 FormFactor = Literal["mini-itx", "micro-atx", "atx", "e-atx", "eeb", "ssi-eeb", "ceb", "xl-atx", "ssi-ceb"]
 #: DIMM kinds: unbuffered (`ddr4`, `ddr5`, ECC or not) or registered (`…-rdimm`, LRDIMM included).
 RamType = Literal["ddr4", "ddr5", "ddr4-rdimm", "ddr5-rdimm"]
@@ -259,6 +260,27 @@ class Psu(Part):
         return self
 
 
+class PsuMount(BaseModel):
+    """One place in a case that holds a PSU: its size class, the longest unit it takes, and what it needs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    form_factor: PsuFormFactor = Field(
+        description="Largest PSU form factor it takes: an ATX mount also takes SFX/SFX-L units on an adapter plate,"
+                    " an SFX-L mount SFX units; a CRPS bay takes only CRPS modules, a 'server' bay only its chassis'"
+                    " own modules.")
+    max_length: Length | None = Field(default=None, gt=50, le=400, description="Longest PSU it takes, mm.")
+    needs: str | None = Field(
+        default=None, min_length=3,
+        description="What it needs that is not in the box, e.g. 'the optional second-PSU bracket'.")
+
+
+#: PSU form factors each mount size takes (SFX units go into an ATX mount on the SFX-to-ATX plate most ship with).
+MOUNT_TAKES: dict[str, frozenset[str]] = {
+    "atx": frozenset({"atx", "sfx-l", "sfx"}), "sfx-l": frozenset({"sfx-l", "sfx"}), "sfx": frozenset({"sfx"}),
+    "crps": frozenset({"crps"}), "server": frozenset({"server"})}
+
+
 class Case(Part):
     """A case, open frame or rack chassis."""
 
@@ -269,6 +291,10 @@ class Case(Part):
         default=None, gt=80, le=400,
         description="Tallest card (from the slot's bottom edge) the side panel clears, mm; absent if unpublished.")
     psu_bays: int = Field(default=1, ge=0, le=8, description="PSUs it holds.")
+    psu_mounts: list[PsuMount] | None = Field(
+        default=None,
+        description="Each PSU mount (form factor, longest unit, what it needs), when they differ from psu_bays ATX"
+                    " mounts of max_psu_length; as many as psu_bays.")
     max_psu_length: Length | None = Field(default=None, gt=80, le=400, description="Longest PSU that fits, mm.")
     vertical_gpu_mounts: int = Field(default=0, ge=0, le=16, description="Riser-fed vertical/remote GPU mounts.")
     intake_airflow: Airflow = Field(
@@ -288,6 +314,18 @@ class Case(Part):
     open_frame: bool = Field(default=False, description="Open-air frame (mining rig style), no enclosure.")
     rackmount: bool = Field(default=False, description="Rack chassis.")
     rack_units: int | None = Field(default=None, ge=1, le=10, description="Height in rack units.")
+
+    @model_validator(mode="after")
+    def _mounts_match_bays(self) -> Self:
+        if self.psu_mounts is not None and len(self.psu_mounts) != self.psu_bays:
+            raise ValueError(f"psu_mounts lists {len(self.psu_mounts)} mounts but psu_bays is {self.psu_bays}")
+        return self
+
+    def mounts(self) -> list[PsuMount]:
+        """The case's PSU mounts: `psu_mounts`, else `psu_bays` ATX mounts of `max_psu_length`."""
+        if self.psu_mounts is not None:
+            return list(self.psu_mounts)
+        return [PsuMount(form_factor="atx", max_length=self.max_psu_length)] * self.psu_bays
 
 
 class ShareRule(BaseModel):

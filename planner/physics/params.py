@@ -164,6 +164,17 @@ SPLIT_MAX_CANDIDATES = Param(
 GPU_LENGTH_SPARE = Param(
     10, "mm", "planner assumption: power cables and front fans/radiators eat a few mm",
     "warn when a card leaves less spare length than this")
+HPWR_STRAIGHT_RUN = Param(
+    35, "mm", "the 12VHPWR/12V-2x6 cable guidance NVIDIA and cable makers give after the RTX 4090 connector melts:"
+    " keep the cable straight for at least 35 mm past the plug before the first bend (as reported by Tom's"
+    " Hardware, 'Why are power connectors melting…', and builders' guides; the primary PCI-SIG/NVIDIA document"
+    " was not found to cite)", "side-panel room a 12VHPWR card needs above its plug: a tighter bend strains the"
+    " connector, a cause of the melted plugs")
+HPWR_PLUG_HEIGHT = Param(
+    20, "mm", "assumed (an estimate): the plug housing from the card's socket to where its wires leave; no"
+    " dimensioned drawing of the 12VHPWR/12V-2x6 plug was found to cite",
+    "how far the plug itself stands above a card whose socket is on its top edge; a verdict that only this"
+    " figure tips is a warning that names it")
 
 # -- Power-limit slowdown (SPEC §4.5; planner/physics/slowdown.py) ------------------------------------
 DVFS_STATIC_FRACTION = Param(
