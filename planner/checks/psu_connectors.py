@@ -8,17 +8,20 @@ from planner.checks.findings import Finding, Fix, Severity
 from planner.checks.power import psu_name
 from planner.checks.power_fixes import replacement_psus
 from planner.checks.registry import check
-from planner.fmt import gpu_labels, watts
+from planner.fmt import gpu_labels, names, watts
 from planner.models.parts import Psu
 from planner.physics.connectors import (
     EPS,
     HPWR,
     PCIE,
     PLUG_NAMES,
+    SOCKET,
+    PlugNeed,
     PlugUse,
     allocate_plugs,
     cpu_eps_plugs,
     gpu_plug_need,
+    socket_use,
 )
 from planner.physics.delivery import BOARD_PSU, PsuShare
 
@@ -34,12 +37,20 @@ def psu_connectors(ctx: Context) -> list[Finding]:
         part = ctx.build.psus[share.psu].part
         name = psu_name(ctx, share.psu)
         adapters = _adapters_text(ctx, plugs)
+        unit = "plugs"
         if plugs.short:
-            message = (f"{name[0].upper()}{name[1:]} has {_shortage(ctx, share)}"
-                       + (f" (counting {adapters})" if adapters else "") + "; some inputs cannot be connected.")
-            severity: Severity = "error"
-            kind = PCIE if PCIE in plugs.short else EPS
-            value, limit = plugs.used[kind], plugs.available[kind]
+            guess = _sockets_estimated(part, plugs)
+            message = (f"{name[0].upper()}{name[1:]} {_shortage(ctx, share)}"
+                       + (f" (counting {adapters})" if adapters else "") + "; some inputs cannot be connected"
+                       + (f" ({guess})" if guess else "") + ".")
+            # an error rests on the unit's published sockets; a shortfall of estimated sockets alone is a warning
+            severity: Severity = "warning" if guess and set(plugs.short) == {SOCKET} else "error"
+            if plugs.sockets_bind:
+                assert plugs.sockets is not None
+                value, limit, unit = plugs.sockets_used, plugs.sockets, "sockets"
+            else:
+                kind = PCIE if PCIE in plugs.short else EPS
+                value, limit = plugs.used[kind], plugs.available[kind]
         else:
             message = (f"{name[0].upper()}{name[1:]} has no native plug for some inputs: {adapters}. Use the adapters"
                        " that came with the cards, one separate PSU cable per 8-pin plug (no daisy-chained pigtails).")
@@ -47,12 +58,21 @@ def psu_connectors(ctx: Context) -> list[Finding]:
         findings.append(Finding(
             code="psu.connectors", severity=severity, message=message,
             subject=[part.id, *(f"GPU{i + 1}" for i in share.gpus)], value=float(value), limit=float(limit),
-            unit="plugs", fixes=_fixes(ctx, share, strict=not plugs.short)))
+            unit=unit, fixes=_fixes(ctx, share, strict=not plugs.short)))
     return findings
 
 
+def _sockets_estimated(part: Psu, plugs: PlugUse) -> str:
+    """What a verdict on an estimated socket count must say, or ''."""
+    if SOCKET not in plugs.short or "shared_sockets" not in part.estimated:
+        return ""
+    return f"its {plugs.sockets} shared sockets are an estimate: count them on the unit or in its manual"
+
+
 def _shortage(ctx: Context, share: PsuShare) -> str:
-    """'3 PCIe 8-pin plugs, but GPU1–2 need 4' for each kind that runs short."""
+    """What the PSU runs short of, after its name: 'has 3 PCIe 8-pin plugs, but GPU1–2 need 4' for each kind,
+    and 'GPU1–4 and the CPU need 14 of its 10 shared sockets (…)' where the unit's cables share its sockets;
+    the sockets first when they are the tightest limit."""
     plugs, parts = share.plugs, []
     needs = {i: gpu_plug_need(ctx.build.gpus[i]) for i in share.gpus}
     if PCIE in plugs.short:
@@ -69,7 +89,30 @@ def _shortage(ctx: Context, share: PsuShare) -> str:
             who, many = "the CPU" + (f" and {who}" if users else ""), bool(users)
         verb = "need" if many else "needs"
         parts.append(f"{plugs.available[EPS]} EPS 8-pin plugs, but {who} {verb} {plugs.used[EPS]}")
-    return " and ".join(parts)
+    plug_text = "has " + " and ".join(parts) if parts else ""
+    if SOCKET not in plugs.short:
+        return plug_text
+    sockets = _socket_shortage(ctx, share, needs)
+    if plugs.sockets_bind:
+        return f"is short of modular sockets: {sockets}" + (f"; it also {plug_text}" if plug_text else "")
+    return f"{plug_text}, and {sockets}"
+
+
+def _socket_shortage(ctx: Context, share: PsuShare, needs: dict[int, PlugNeed]) -> str:
+    """'GPU1–4 and the CPU need 14 of its 10 shared sockets (12 PCIe 8-pin cables and 2 EPS 8-pin cables, one
+    socket each; its PCIe 8-pin and EPS 8-pin cables share them)'."""
+    plugs = share.plugs
+    per = socket_use(ctx.build.psus[share.psu].part)
+    users = [i for i, n in needs.items() if any(n[:3])]
+    who, many = gpu_labels(users), len(users) > 1
+    if share.psu == BOARD_PSU:
+        who, many = (f"{who} and the CPU" if users else "the CPU"), bool(users)
+    sharing = names(PLUG_NAMES[k] for k in (PCIE, HPWR, EPS) if per[k] and plugs.available[k])
+    cables = names(f"{plugs.used[k]} {PLUG_NAMES[k]} cable{'s' if plugs.used[k] > 1 else ''}"
+                   + (f" at {per[k]} sockets each" if per[k] > 1 else "")
+                   for k in (PCIE, HPWR, EPS) if plugs.used[k] and per[k])
+    return (f"{who} {'need' if many else 'needs'} {plugs.sockets_used} of its {plugs.sockets} shared sockets"
+            f" ({cables}; its {sharing} cables share them)")
 
 
 def _adapters_text(ctx: Context, plugs: PlugUse) -> str:
@@ -100,6 +143,7 @@ def _fixes(ctx: Context, share: PsuShare, strict: bool) -> list[Fix]:
     def what(psu: Psu, rating: float) -> str:
         c = psu.connectors
         hpwr = f", {c.hpwr} {PLUG_NAMES[HPWR]}" if c.hpwr else ""
-        return f"{watts(rating)}, {c.pcie_8pin} PCIe 8-pin{hpwr}, {c.eps_8pin} EPS 8-pin plugs"
+        sockets = f" on {psu.shared_sockets} shared sockets" if psu.shared_sockets is not None else ""
+        return f"{watts(rating)}, {c.pcie_8pin} PCIe 8-pin{hpwr}, {c.eps_8pin} EPS 8-pin plugs{sockets}"
 
     return replacement_psus(ctx, share.psu, feeds, "psu.connectors", what)

@@ -19,7 +19,7 @@ from planner.checks.power_fixes import move_psu_fix, outlet_fixes, replacement_p
 from planner.checks.registry import check
 from planner.fmt import gpu_labels, names, percent, watts
 from planner.models.parts import SLOT_WATTS, Psu
-from planner.physics.connectors import PLUG_NAMES
+from planner.physics.connectors import PCIE, shortage_words, usable_plugs
 from planner.physics.delivery import BOARD_PSU, PsuShare
 
 
@@ -41,13 +41,13 @@ def psu_split(ctx: Context) -> list[Finding]:
         subject, value, limit, unit = list(found.subject), found.wanted, found.deliverable, found.unit
     else:
         worst = max(split.psus, key=lambda s: s.fraction)
-        short = [f"{n} {PLUG_NAMES[k]}" for s in split.psus for k, n in s.plugs.short.items()]
+        short = [words for s in split.psus for words in shortage_words(s.plugs.short)]
         circuit = max(split.circuits, key=lambda c: c.wall / c.breaker_rating)
         problem = (f"PSU {worst.psu + 1} would carry {watts(worst.load)} of its {watts(worst.rating)}"
                    if worst.fraction > 1 else
                    f"circuit {circuit.name!r} would draw {watts(circuit.wall)} at the wall, "
                    f"{percent(circuit.wall / circuit.breaker_rating)} of its breaker rating"
-                   if circuit.wall > circuit.breaker_rating else f"{', '.join(short)} plugs would be missing")
+                   if circuit.wall > circuit.breaker_rating else f"{names(short)} would be missing")
         message = (f"The {len(build.psus)} PSUs have the watts and plugs in total, but whole cards cannot be shared"
                    f" out between them{pins}: in the best split {problem}.")
         subject = [p.part.id for p in build.psus]
@@ -86,12 +86,13 @@ def _better_psu(ctx: Context, share: PsuShare, kind: str, needed: float) -> Fix 
     current = ctx.build.psus[share.psu].part
 
     def better(psu: Psu, rating: float) -> bool:
-        if kind == "connectors":
-            return psu.connectors.pcie_8pin > current.connectors.pcie_8pin
+        if kind == "connectors":  # more PCIe plugs it can feed at once (its shared sockets allowing)
+            return usable_plugs(psu, PCIE) > usable_plugs(current, PCIE)
         return rating > share.rating and rating >= needed
 
     def what(psu: Psu, rating: float) -> str:
-        return f"{watts(rating)}, {psu.connectors.pcie_8pin} PCIe 8-pin plugs"
+        sockets = f" on {psu.shared_sockets} shared sockets" if psu.shared_sockets is not None else ""
+        return f"{watts(rating)}, {psu.connectors.pcie_8pin} PCIe 8-pin plugs{sockets}"
 
     found = replacement_psus(ctx, share.psu, better, "psu.split", what, wanted=1, tries=3)
     return found[0] if found else None

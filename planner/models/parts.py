@@ -224,6 +224,21 @@ class PsuConnectors(BaseModel):
     eps_8pin: int = Field(default=0, ge=0, le=8, alias="eps-8pin", description="EPS 8-pin (4+4) CPU plugs.")
 
 
+class SocketUse(BaseModel):
+    """How many of a PSU's shared modular sockets one cable of each kind takes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
+
+    pcie_8pin: int = Field(default=1, ge=0, le=4, alias="pcie-8pin",
+                           description="Sockets a PCIe 8-pin (6+2) cable takes (one plug per cable, no pigtails).")
+    hpwr: int | None = Field(
+        default=None, ge=0, le=4, alias="12vhpwr",
+        description="Sockets a 12VHPWR / 12V-2x6 cable takes: 2 where it plugs into two 8-pin sockets, 0 where the"
+                    " unit has a dedicated 12V-2x6 socket; absent: the planner's default"
+                    " (2, params.HPWR_CABLE_SOCKETS).")
+    eps_8pin: int = Field(default=1, ge=0, le=4, alias="eps-8pin", description="Sockets an EPS 8-pin cable takes.")
+
+
 class Psu(Part):
     """A power supply."""
 
@@ -241,6 +256,15 @@ class Psu(Part):
                     " are two), W.")
     opp_source: str | None = Field(default=None, min_length=3, description="The review that measured opp_trip.")
     connectors: PsuConnectors = Field(description="Native cables (counts of pcie-8pin, 12vhpwr, eps-8pin).")
+    shared_sockets: int | None = Field(
+        default=None, ge=1, le=32,
+        description="Modular sockets that the PCIe, EPS (and 12VHPWR) cables share, where the maker lets one"
+                    " socket take either kind (e.g. 10 on the Corsair AX1600i); absent where each kind has its own"
+                    " sockets and the plug counts are the budget.")
+    socket_use: SocketUse | None = Field(
+        default=None,
+        description="Shared sockets one cable of each kind takes, only with shared_sockets; absent: PCIe 8-pin 1,"
+                    " EPS 8-pin 1, 12VHPWR 2.")
     form_factor: Literal["atx", "sfx", "sfx-l", "crps", "server"] = Field(default="atx")
     length: Length | None = Field(default=None, gt=50, le=400, description="Depth, mm.")
     ac_inlet: Literal["c14", "c20"] = Field(description="AC inlet: C14 (10 A cord) or C20 (16 A cord).")
@@ -257,6 +281,8 @@ class Psu(Part):
             raise ValueError("opp_trip and opp_source go together: a measured trip point names its review")
         if self.opp_trip is not None and self.opp_trip < (self.wattage_115v or self.wattage):
             raise ValueError("opp_trip below the unit's rating: a unit that shuts down under its rating is faulty")
+        if self.socket_use is not None and self.shared_sockets is None:
+            raise ValueError("socket_use without shared_sockets: say how many sockets the cables share")
         return self
 
 

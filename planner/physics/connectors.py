@@ -6,6 +6,12 @@ native 12VHPWR plugs takes the card's adapter from ⌈power ÷ 150 W⌉ PCIe 8-p
 ask for); an EPS input on a workstation card takes a dual PCIe 8-pin adapter. Native plugs go to the cards
 whose adapters would take the most 8-pin plugs. The CPU takes EPS plugs from the PSU that feeds the
 motherboard, one per started 300 W, never through an adapter.
+
+Where a unit's PCIe, EPS (and 12VHPWR) cables share its modular sockets (`shared_sockets`, e.g. ten on the
+Corsair AX1600i), the sockets are a second budget: each cable takes `socket_use` of them (one per 8-pin cable,
+two per 12VHPWR cable that ends in two 8-pin plugs at the PSU). A native cable takes no more sockets than the
+adapter it spares (a 12VHPWR cable 0–2 against an adapter's 2–4 PCIe plugs, an EPS cable 1 against 2), so the
+allocation above also uses the fewest sockets.
 """
 
 
@@ -13,11 +19,12 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from planner.models.parts import Psu
+from planner.models.parts import Psu, SocketUse
 from planner.physics import params
 from planner.resolve import GpuInstance
 
 PCIE, HPWR, EPS = "pcie-8pin", "12vhpwr", "eps-8pin"
+SOCKET = "socket"  # PlugUse.short's key for the shared modular sockets
 PLUG_NAMES = {PCIE: "PCIe 8-pin", HPWR: "12VHPWR/12V-2x6", EPS: "EPS 8-pin"}
 
 
@@ -61,11 +68,41 @@ class PlugUse(NamedTuple):
     available: dict[str, int]  # native plugs of each kind
     used: dict[str, int]  # plugs of each kind its consumers take
     adapters: tuple[Adapter, ...]  # inputs fed through adapters from PCIe 8-pin plugs
-    short: dict[str, int]  # plugs missing, by kind (empty when every input is fed)
+    short: dict[str, int]  # plugs missing, by kind, and SOCKET: shared sockets missing (empty when all is fed)
+    sockets: int | None = None  # the unit's shared modular sockets (None: each kind has its own)
+    sockets_used: int = 0  # shared sockets the used plugs take
 
     @property
     def short_total(self) -> int:
         return sum(self.short.values())
+
+    @property
+    def sockets_bind(self) -> bool:
+        """The shared sockets, not a plug count, are the tightest limit."""
+        return SOCKET in self.short and self.short[SOCKET] >= max(
+            (n for kind, n in self.short.items() if kind != SOCKET), default=0)
+
+
+def socket_use(psu: Psu) -> dict[str, int]:
+    """Shared sockets one cable of each kind takes on `psu` (read with `psu.shared_sockets`)."""
+    use = psu.socket_use or SocketUse()
+    hpwr = use.hpwr if use.hpwr is not None else int(params.HPWR_CABLE_SOCKETS.value)
+    return {PCIE: use.pcie_8pin, HPWR: hpwr, EPS: use.eps_8pin}
+
+
+def usable_plugs(psu: Psu, kind: str) -> int:
+    """Plugs of one kind the unit can feed at once: its cables of that kind, as many as its shared sockets take."""
+    count = {PCIE: psu.connectors.pcie_8pin, HPWR: psu.connectors.hpwr, EPS: psu.connectors.eps_8pin}[kind]
+    per = socket_use(psu)[kind]
+    if psu.shared_sockets is None or per == 0:
+        return count
+    return min(count, psu.shared_sockets // per)
+
+
+def shortage_words(short: dict[str, int]) -> list[str]:
+    """'2 PCIe 8-pin plugs', '4 shared sockets': what a PlugUse is short of, in words."""
+    return [f"{n} shared socket{'s' if n > 1 else ''}" if kind == SOCKET
+            else f"{n} {PLUG_NAMES[kind]} plug{'s' if n > 1 else ''}" for kind, n in short.items()]
 
 
 def allocate_plugs(psu: Psu, gpus: Sequence[GpuInstance], needs: Sequence[PlugNeed], cpu_eps: int = 0) -> PlugUse:
@@ -85,4 +122,10 @@ def allocate_plugs(psu: Psu, gpus: Sequence[GpuInstance], needs: Sequence[PlugNe
     used = {PCIE: sum(n.pcie for n in needs) + sum(a.plugs for a in adapters),
             HPWR: native_hpwr, EPS: cpu_eps + native_eps}
     short = {kind: used[kind] - available[kind] for kind in (PCIE, EPS) if used[kind] > available[kind]}
-    return PlugUse(available, used, tuple(sorted(adapters)), short)
+    taken = 0
+    if psu.shared_sockets is not None:
+        per = socket_use(psu)
+        taken = sum(used[kind] * per[kind] for kind in (PCIE, HPWR, EPS))
+        if taken > psu.shared_sockets:
+            short[SOCKET] = taken - psu.shared_sockets
+    return PlugUse(available, used, tuple(sorted(adapters)), short, psu.shared_sockets, taken)

@@ -9,6 +9,10 @@ Each edge carries two capacities, and the network is solved once for each:
   efficiency of the PSUs on it; each PSU's rating on its circuit; each consumer's demand.
 * `plugs`, counted in 8-pin equivalents (PCIe 8-pin 1, EPS 2, 12VHPWR 4): each PSU's plug groups; what each
   card's inputs take from each group it could use (natively or through its adapter); each consumer's need.
+* `sockets`, only when a PSU's cables share its modular sockets (`shared_sockets`): plug groups whose cables
+  take shared sockets hang below a sockets node whose edge carries the socket count; each consumer needs the
+  fewest sockets it could take on any PSU it may use (0 when one of them has no shared sockets), the CPU its
+  EPS cables' sockets on the board's PSU.
 When the demand cannot flow, networkx's maximum flow and minimum cut name the saturated edges nearest the
 wall: a circuit, a PSU, or a plug group. Both are relaxations (a card's watts may split over PSUs here), so
 when both flows get through, the bottleneck is the indivisibility of cards, which the caller words itself.
@@ -23,7 +27,17 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 import networkx as nx
 
 from planner.fmt import num, watts
-from planner.physics.connectors import EPS, HPWR, PCIE, PLUG_NAMES, cpu_eps_plugs, gpu_plug_need
+from planner.physics import params
+from planner.physics.connectors import (
+    EPS,
+    HPWR,
+    PCIE,
+    PLUG_NAMES,
+    PlugNeed,
+    cpu_eps_plugs,
+    gpu_plug_need,
+    socket_use,
+)
 from planner.physics.delivery import BOARD_PSU
 from planner.physics.efficiency import lowest_efficiency
 from planner.physics.power import DcBudget, psu_rating
@@ -37,6 +51,7 @@ WALL, SINK, BOARD = "wall", "load", "motherboard"
 
 Kind = Literal["circuit", "psu", "connectors", "split"]
 PLUG_UNIT = "8-pin-equivalent plugs"
+SOCKET_UNIT = "shared sockets"
 
 
 class Bottleneck(NamedTuple):
@@ -70,19 +85,39 @@ def delivery_graph(build: ResolvedBuild, budget: DcBudget) -> DiGraph:
         graph.add_edge(("circuit", use.circuit), ("psu", i), watts=rating, kind="psu", subject=part.id,
                        name=f"PSU {i + 1} ({part.name}, {watts(rating)})")
         counts = {PCIE: part.connectors.pcie_8pin, HPWR: part.connectors.hpwr, EPS: part.connectors.eps_8pin}
+        per = socket_use(part)
+        if part.shared_sockets is not None:
+            graph.add_edge(("psu", i), ("sockets", i), sockets=part.shared_sockets, kind="connectors",
+                           subject=part.id,
+                           name=f"the shared sockets of PSU {i + 1} ({part.name}: {part.shared_sockets})")
         for plug, count in counts.items():
-            graph.add_edge(("psu", i), ("plugs", i, plug), plugs=count * UNITS[plug], kind="connectors",
+            above = ("sockets", i) if part.shared_sockets is not None and per[plug] else ("psu", i)
+            graph.add_edge(above, ("plugs", i, plug), plugs=count * UNITS[plug], kind="connectors",
                            subject=part.id, name=f"the {PLUG_NAMES[plug]} plugs of PSU {i + 1} ({part.name}: {count})")
+    board_part = build.psus[BOARD_PSU].part
     graph.add_edge(("psu", BOARD_PSU), BOARD)
     graph.add_edge(BOARD, "board loads")
-    graph.add_edge("board loads", SINK, watts=budget.rest - budget.cpu, plugs=0)
-    cpu_units = cpu_eps_plugs(budget.cpu) * UNITS[EPS]
+    graph.add_edge("board loads", SINK, watts=budget.rest - budget.cpu, plugs=0, sockets=0)
+    cpu_plugs = cpu_eps_plugs(budget.cpu)
+    cpu_units = cpu_plugs * UNITS[EPS]
+    cpu_sockets = cpu_plugs * socket_use(board_part)[EPS] if board_part.shared_sockets is not None else 0
     graph.add_edge(("plugs", BOARD_PSU, EPS), "cpu", plugs=cpu_units, kind="connectors",
-                   subject=build.psus[BOARD_PSU].part.id, name=f"the EPS 8-pin plugs of PSU {BOARD_PSU + 1}")
-    graph.add_edge("cpu", SINK, watts=budget.cpu, plugs=cpu_units)
+                   subject=board_part.id, name=f"the EPS 8-pin plugs of PSU {BOARD_PSU + 1}")
+    graph.add_edge("cpu", SINK, watts=budget.cpu, plugs=cpu_units, sockets=cpu_sockets)
     for gpu in build.gpus:
         _add_gpu(graph, build, gpu.index)
     return graph
+
+
+def _fewest_sockets(build: ResolvedBuild, psu: int, need: PlugNeed) -> int:
+    """The fewest shared sockets a card's cables take on one PSU (0 on a unit without shared sockets)."""
+    part = build.psus[psu].part
+    if part.shared_sockets is None:
+        return 0
+    per = socket_use(part)
+    hpwr = min(per[HPWR], need.adapter_plugs * per[PCIE])  # native cable or the card's adapter
+    eps = min(per[EPS], params.EPS_ADAPTER_PLUGS.value * per[PCIE])
+    return int(need.pcie * per[PCIE] + need.hpwr * hpwr + need.eps * eps)
 
 
 def _add_gpu(graph: DiGraph, build: ResolvedBuild, index: int) -> None:
@@ -90,11 +125,12 @@ def _add_gpu(graph: DiGraph, build: ResolvedBuild, index: int) -> None:
     need = gpu_plug_need(gpu)
     node = ("gpu", index)
     total = need.pcie + need.adapter_plugs * need.hpwr + UNITS[EPS] * need.eps
-    graph.add_edge(node, SINK, watts=gpu.power_limit, plugs=total)
+    psus = [gpu.psu] if gpu.psu is not None else range(len(build.psus))
+    sockets = min(_fewest_sockets(build, p, need) for p in psus) if total else 0
+    graph.add_edge(node, SINK, watts=gpu.power_limit, plugs=total, sockets=sockets)
     if total == 0:  # no power inputs: it draws from its slot, on the board's PSU
         graph.add_edge(BOARD, node)
         return
-    psus = [gpu.psu] if gpu.psu is not None else range(len(build.psus))
     for p in psus:
         takes = {PCIE: total, HPWR: UNITS[HPWR] * need.hpwr, EPS: UNITS[EPS] * need.eps}
         for plug, units in takes.items():
@@ -107,7 +143,10 @@ def _add_gpu(graph: DiGraph, build: ResolvedBuild, index: int) -> None:
 def bottleneck(build: ResolvedBuild, budget: DcBudget) -> Bottleneck | None:
     """The saturated edges nearest the wall when the demand cannot flow; None when both flows get through."""
     graph = delivery_graph(build, budget)
-    for capacity, unit in (("watts", "W"), ("plugs", PLUG_UNIT)):
+    passes = [("watts", "W"), ("plugs", PLUG_UNIT)]
+    if any(p.part.shared_sockets is not None for p in build.psus):
+        passes.append(("sockets", SOCKET_UNIT))
+    for capacity, unit in passes:
         wanted = sum(data[capacity] for _, _, data in graph.in_edges(SINK, data=True))
         deliverable = nx.maximum_flow_value(graph, WALL, SINK, capacity=capacity)
         if deliverable >= wanted - 1e-6:
@@ -134,5 +173,8 @@ def shortfall(b: Bottleneck) -> str:
     """'1,768 W wanted, 1,282 W deliverable', in the bottleneck's unit."""
     if b.unit == "W":
         return f"{watts(b.wanted)} wanted, {watts(b.deliverable)} deliverable"
+    if b.unit == SOCKET_UNIT:
+        return (f"{num(b.wanted)} {b.unit} wanted, {num(b.deliverable)} available (a PCIe or EPS cable takes one,"
+                " a 12VHPWR cable that ends in two 8-pin plugs two)")
     return (f"{num(b.wanted)} {b.unit} wanted, {num(b.deliverable)} available; an EPS plug counts as 2, a 12VHPWR"
             " plug as 4")

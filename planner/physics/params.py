@@ -154,6 +154,10 @@ EPS_ADAPTER_PLUGS = Param(
 EPS_WATTS = Param(
     300, "W", "planner assumption: an EPS 8-pin carries ~300 W (NVIDIA rates its datacenter cards' CPU 8-pin"
     " input at 300 W); boards for CPUs above that have two", "the CPU needs one EPS plug per started 300 W")
+HPWR_CABLE_SOCKETS = Param(
+    2, "sockets", "Seasonic PRIME TX-1600 (2022): its 12VHPWR cables end in two 8-pin plugs at the PSU"
+    " (comptoir-hardware.com, 2022-07); Corsair's Type 4 12VHPWR cable for older units likewise takes two PCIe/CPU"
+    " sockets", "shared modular sockets a 12VHPWR / 12V-2x6 cable takes on a unit whose catalog entry does not say")
 
 # -- Multi-PSU split (SPEC §4.1, §3 psu.split; planner/physics/delivery.py) --------------------------------
 SPLIT_MAX_CANDIDATES = Param(
