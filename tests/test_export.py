@@ -76,7 +76,7 @@ def test_an_interrupted_write_leaves_the_original_file_intact(tmp_path: Path,
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "fsync", crash)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(InputError, match="disk full"):
         atomic_write(out, "new contents", force=True)
     assert out.read_text() == "original"
     assert [p.name for p in tmp_path.iterdir()] == ["parts.csv"]  # no temp file left behind

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -244,8 +245,14 @@ class PlannerApp(App[None]):
 
     def action_save_as(self) -> None:
         def chosen(name: str | None) -> None:
-            if name:
-                self._save(Path(name).expanduser())
+            if not name:
+                return
+            path = Path(name).expanduser()
+            if os.path.lexists(path) and path != self.session.path:  # another file: never replaced unasked
+                self.push_screen(Confirm(f"{path} already exists. Replace it?", "Replace", "Cancel"),
+                                 lambda replace: self._save(path) if replace else None)
+            else:
+                self._save(path)
 
         self.push_screen(AskPath("Save the build as:", str(self.session.path or "build.toml")), chosen)
 
