@@ -180,6 +180,26 @@ async def test_ctrl_s_onto_a_read_only_build_shows_an_error_and_keeps_the_file(t
     assert path.read_text() == EXAMPLE.read_text()
 
 
+@pytest.mark.asyncio
+async def test_save_as_onto_another_existing_file_asks_before_replacing_it(tmp_path: Path, catalog: Catalog) -> None:
+    from tui.app import make_app
+    from tui.screens.dialogs import AskPath, Confirm
+
+    other = tmp_path / "other.toml"
+    other.write_text("# someone's other build\n")
+    app = make_app(EXAMPLE, catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        app.action_save_as()
+        await pilot.pause()
+        assert isinstance(app.screen, AskPath)
+        app.screen.dismiss(str(other))
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm) and "already exists" in app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+    assert other.read_text() == "# someone's other build\n"
+
+
 @needs_permissions
 @pytest.mark.asyncio
 async def test_a_tui_export_into_a_read_only_directory_shows_an_error(read_only: Path, catalog: Catalog) -> None:
