@@ -1,40 +1,142 @@
-"""Writing files safely: atomic (temp file + rename), never overwriting without permission."""
+"""Writing files safely: atomic (temp file + rename), never overwriting without permission, and only ever a
+regular file.
+
+What `atomic_write` does with what is already at the path:
+
+- nothing: the new file is linked into place, which fails if a file appeared meanwhile (no window between
+  "does it exist?" and the rename in which another program's new file could be replaced);
+- a regular file: replaced only with `force` and only when the user may write it and it is not marked
+  read-only (0444 is refused even for root; a rename in a writable directory would silently replace it);
+- a symbolic link: with `force`, the file it points to is written (the link stays a link; a dangling link
+  creates its target); without, refused like any existing file, a dangling link too;
+- a directory, FIFO, socket or device: always refused, `force` or not, root or not.
+
+Every failure is an InputError with one clear sentence (the CLI's exit 2, the TUI's error dialog).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 from planner.errors import InputError
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+_EXISTS = "already exists; use --force to overwrite it"
+
 
 def atomic_write(path: Path, text: str, *, force: bool = False) -> None:
     """Write `text` to `path` so that readers see the old file or the new one, never half of one.
 
-    Refuses to replace an existing file unless `force`.
+    Refuses to replace an existing file unless `force`, and refuses anything but a regular file or a new
+    path (module docstring).
     """
-    if path.exists() and not force:
-        raise InputError("already exists; use --force to overwrite it", file=str(path))
-    if path.is_dir():
-        raise InputError("is a directory", file=str(path))
-    directory = path.parent if str(path.parent) else Path(".")
+    target = _target(path, force)
+    directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"directory {directory} does not exist", file=str(path))
-    mode = _mode_for(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    mode = _mode_for(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise InputError(f"cannot write in {directory}: {_reason(error)}", file=str(path)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fchmod(handle.fileno(), mode)  # mkstemp makes 0600; give the file the mode a plain write would
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        _publish(tmp, target, path, force)
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(error, OSError):
+            raise InputError(f"not written: {_reason(error)}", file=str(path)) from None
         raise
+
+
+def _target(path: Path, force: bool) -> Path:
+    """The file to write: `path`, or with `force` the file a symbolic link at `path` points to."""
+    info = _lstat(path)
+    if info is None:
+        return path
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            target = Path(os.path.realpath(path, strict=False))
+        except OSError as error:  # a loop of links, on some Pythons
+            raise InputError(f"is a symbolic link that cannot be followed: {_reason(error)}", file=str(path)) from None
+        if not force:
+            dangling = "" if target.exists() else ", which does not exist"
+            raise InputError(f"is a symbolic link to {target}{dangling}; use --force to write that file",
+                             file=str(path))
+        info = _lstat(target)
+        if info is not None and stat.S_ISLNK(info.st_mode):  # realpath stopped at a loop
+            raise InputError("is a symbolic link that cannot be followed (a loop of links)", file=str(path))
+        _check_kind(target, info, path, force=True)
+        return target
+    _check_kind(path, info, path, force)
+    return path
+
+
+def _check_kind(target: Path, info: os.stat_result | None, path: Path, force: bool) -> None:
+    """Only a new path or, with `force`, a regular file the user may write."""
+    if info is None:
+        return
+    for test, kind in _KINDS:
+        if test(info.st_mode):
+            via = "" if target == path else f" (the link's target {target})"
+            raise InputError(f"is {kind}{via}; planner writes only regular files", file=str(path))
+    if not force:
+        raise InputError(_EXISTS, file=str(path))
+    # Marked read-only for everyone (0444): refused even for root, who may write anything, as editors do.
+    if not os.access(target, os.W_OK) or not info.st_mode & 0o222:
+        raise InputError("is read-only; not replaced (make it writable, or write to another file)", file=str(path))
+
+
+def _publish(tmp: str, target: Path, path: Path, force: bool) -> None:
+    """Move the finished temp file to `target`: a new path is claimed atomically (hard link, or O_EXCL where
+    the file system has no hard links), so a file that appeared since the checks is never replaced unless
+    `force` (and then only a regular file)."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        _check_kind(target, _lstat(target), path, force)  # appeared meanwhile: the same rules as before
+        os.replace(tmp, target)
+        return
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV):
+            raise
+        _claim(target, path, force)
+        os.replace(tmp, target)
+        return
+    os.unlink(tmp)
+
+
+def _claim(target: Path, path: Path, force: bool) -> None:
+    """Create `target` empty with O_EXCL (so no one else's new file is taken), or check the one that is there."""
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        _check_kind(target, _lstat(target), path, force)
+
+
+def _lstat(path: Path) -> os.stat_result | None:
+    try:
+        return path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise InputError(f"cannot be written: {_reason(error)}", file=str(path)) from None
+
+
+def _reason(error: OSError) -> str:
+    """`Permission denied`, `No space left on device`: the system's words, without errno and file name."""
+    return error.strerror or str(error)
 
 
 def _mode_for(path: Path) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 
@@ -44,3 +45,36 @@ def names(items: Iterable[str]) -> str:
     """'GPU1', 'GPU1 and GPU2', 'GPU1, GPU2 and GPU3'."""
     items = list(items)
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+
+#: Characters that must not reach a terminal or an export raw: C0 controls, DEL, C1 controls (U+0085 NEL and
+#: U+009B CSI among them), the Unicode line and paragraph separators, and the bidi embeddings, overrides and
+#: isolates that reorder what a reader sees (U+202A–202E, U+2066–2069; "Trojan Source", CVE-2021-42574).
+#: An ESC in a build or part name could retitle the terminal (`ESC ] 0 ; … BEL`) or conceal the rest of
+#: the line, "— FAIL" included (`ESC [ 8 m`).
+UNSAFE_CHARS = "\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_UNSAFE_IN_BLOCK = re.compile(f"[{UNSAFE_CHARS}]")  # a block of lines keeps its newlines
+_UNSAFE_IN_LINE = re.compile(f"[\n{UNSAFE_CHARS}]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return repr(match.group())[1:-1]  # \x1b, \r, \n, \x85, \u202e: visible, and what the file holds
+
+
+def printable(text: str, *, newlines: bool = False) -> str:
+    """`text` safe to print or export: each control or bidi character above written as its escape (`\x1b`,
+    `\u202e`), so it shows instead of acting. A name is one line (its newlines are escaped too); a block
+    of lines made by the planner keeps them with `newlines=True`. Every face applies it where it renders
+    a user's string (build, part and circuit names, file names, messages that quote them)."""
+    pattern = _UNSAFE_IN_BLOCK if newlines else _UNSAFE_IN_LINE
+    return pattern.sub(_escape, text) if pattern.search(text) else text
+
+
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")  # json.dumps escapes C0
+
+
+def json_printable(text: str) -> str:
+    """JSON text (from `json.dumps(..., ensure_ascii=False)`) with the unsafe characters that JSON allows
+    raw written as `\\uXXXX` escapes: the same data when parsed, inert on a terminal."""
+    return _UNSAFE_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

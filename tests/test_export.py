@@ -43,12 +43,14 @@ def test_same_part_is_one_row_with_its_quantity() -> None:
     assert gpu["quantity"] == 3 and gpu["line_total_usd"] == 3 * 1499
 
 
-@pytest.mark.parametrize("evil", ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)", "\t=1"])
-def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(evil: str) -> None:
+@pytest.mark.parametrize(("evil", "cell"), [
+    ("=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")"), ("+1+1", "'+1+1"), ("-2+3", "'-2+3"),
+    ("@SUM(A1)", "'@SUM(A1)"), ("\t=1", "\\t=1")])  # a tab is written as its escape: `\t`, text
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(evil: str, cell: str) -> None:
     text = BASE + f'[[gpu]]\npart = {{ base = "nvidia-rtx-3090-fe", name = {json.dumps(evil)} }}\n'
     rows = list(csv.reader(io.StringIO(export(build(text), "csv"))))
     [gpu_row] = [r for r in rows if r[1] == "gpu"]
-    assert gpu_row[0] == "'" + evil
+    assert gpu_row[0] == cell
     assert safe_cell("RTX 3090") == "RTX 3090"
 
 
@@ -74,7 +76,7 @@ def test_an_interrupted_write_leaves_the_original_file_intact(tmp_path: Path,
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "fsync", crash)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(InputError, match="disk full"):
         atomic_write(out, "new contents", force=True)
     assert out.read_text() == "original"
     assert [p.name for p in tmp_path.iterdir()] == ["parts.csv"]  # no temp file left behind

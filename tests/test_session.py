@@ -73,7 +73,7 @@ def test_an_interrupted_save_leaves_the_file_as_it_was(session: BuildSession,
         raise OSError("power cut")
 
     monkeypatch.setattr(os, "fsync", crash)
-    with pytest.raises(OSError):
+    with pytest.raises(InputError, match="power cut"):
         session.save()
     assert session.path.read_text() == original  # type: ignore[union-attr]
     assert session.dirty

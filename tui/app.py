@@ -5,17 +5,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
 from planner.catalog import Catalog
 from planner.errors import PlannerError
+from planner.fmt import printable
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult
 from tui.screens.dialogs import AskPath, Confirm, ShowError
 from tui.screens.picker import CatalogPicker
@@ -91,9 +94,15 @@ class PlannerApp(App[None]):
         self.query_one(SlotDiagram).show(result.build)
         name = self.session.data().get("name", "New build")
         verdict = result.report.verdict.upper() if result.report else "INCOMPLETE"
-        self.title = f"{name} — {verdict}"
+        self.title = printable(f"{name} — {verdict}")
         where = str(self.session.path) if self.session.path else "unsaved"
-        self.sub_title = where + (" *" if self.session.dirty else "")
+        self.sub_title = printable(where) + (" *" if self.session.dirty else "")
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification (the screens' too) as text: they quote part names, fixes and file names."""
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout,
+                       markup=False)
 
     # -- commands ---------------------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:  # type: ignore[type-arg,unused-ignore]
@@ -236,8 +245,14 @@ class PlannerApp(App[None]):
 
     def action_save_as(self) -> None:
         def chosen(name: str | None) -> None:
-            if name:
-                self._save(Path(name).expanduser())
+            if not name:
+                return
+            path = Path(name).expanduser()
+            if os.path.lexists(path) and path != self.session.path:  # another file: never replaced unasked
+                self.push_screen(Confirm(f"{path} already exists. Replace it?", "Replace", "Cancel"),
+                                 lambda replace: self._save(path) if replace else None)
+            else:
+                self._save(path)
 
         self.push_screen(AskPath("Save the build as:", str(self.session.path or "build.toml")), chosen)
 

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 from planner.cli.common import catalog_from
+from planner.errors import PlannerError
+from planner.fmt import printable
 from planner.session import BuildSession
 
 
@@ -18,22 +20,25 @@ def run(args: argparse.Namespace) -> int:
         app.run()
     finally:
         if app.return_code not in (0, None) and app.session.dirty:
-            saved = save_recovery(app.session)
-            print(f"planner: the session ended with an error; your unsaved build is in {saved}", file=sys.stderr)
+            _recover(app.session)
     return app.return_code or 0
 
 
-def recovery_path(session: BuildSession) -> Path:
-    """Next to the build file (`build.toml` → `build.recovered.toml`), or in the working directory."""
-    if session.path is not None:
-        return session.path.with_name(f"{session.path.stem}.recovered.toml")
-    return Path.cwd() / "new-build.recovered.toml"
+def _recover(session: BuildSession) -> None:
+    """Keep the unsaved build of a session that ended with an error; as a last resort print it."""
+    try:
+        saved = save_recovery(session)
+    except PlannerError as error:
+        print(f"planner: the session ended with an error and {printable(str(error))}; here it is:\n",
+              file=sys.stderr)
+        print(session.text(), file=sys.stderr)
+        return
+    print(printable(f"planner: the session ended with an error; your unsaved build is in {saved}"), file=sys.stderr)
 
 
 def save_recovery(session: BuildSession) -> Path:
-    """Write the unsaved build beside the original (never over it), so a crash loses nothing."""
-    from planner.fileio import atomic_write
+    """Write the unsaved build to a new recovery file (planner/recovery.py: beside the build, or in the
+    user's state directory when that is not writable; never over the build or an earlier recovery file)."""
+    from planner.recovery import save_recovery as save
 
-    target = recovery_path(session)
-    atomic_write(target, session.text(), force=True)
-    return target
+    return save(session.text(), session.path)

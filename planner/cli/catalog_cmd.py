@@ -10,6 +10,7 @@ from pathlib import Path
 from planner.catalog import Catalog, builtin_dir, default_dirs, suggest
 from planner.cli.common import catalog_from, console, rich_stdout, write_json
 from planner.errors import ExitCode, InputError, UnknownPartError
+from planner.fmt import printable
 from planner.models.parts import KIND_MODELS, GpuBoard, GpuChip, Part
 
 
@@ -40,17 +41,19 @@ def _print_list(found: list[tuple[str, Part]]) -> None:
 
     if rich_stdout():
         from rich.table import Table
+        from rich.text import Text
 
         table = Table(box=None, header_style="bold")
         for column in ("kind", "id", "name", "figures", "price"):
             table.add_column(column, overflow="fold")
         for kind, part in found:
-            table.add_row(kind, part.id, part.name, summary(part), f"${part.price:,.0f}" if part.price else "")
+            table.add_row(*(Text(printable(cell)) for cell in (  # as text, never as rich markup
+                kind, part.id, part.name, summary(part), f"${part.price:,.0f}" if part.price else "")))
         console().print(table)
         return
     for kind, part in found:
         price = f"${part.price:,.0f}" if part.price else "-"
-        print(f"{kind}\t{part.id}\t{part.name}\t{summary(part)}\t{price}")
+        print("\t".join(printable(cell) for cell in (kind, part.id, part.name, summary(part), price)))
 
 
 def _show(catalog: Catalog, part_id: str, fmt: str) -> int:
@@ -67,12 +70,13 @@ def _show(catalog: Catalog, part_id: str, fmt: str) -> int:
                 resolved = _with_chip(catalog, part, resolved)
             write_json(resolved)
             continue
-        print(f"{part.name}  [{kind} {part_id}]")
-        print(f"  from {entry.file}" + (f" (overrides {', '.join(entry.overrides)})" if entry.overrides else ""))
+        print(printable(f"{part.name}  [{kind} {part_id}]"))
+        print(printable(f"  from {entry.file}" + (f" (overrides {', '.join(entry.overrides)})" if entry.overrides
+                                                  else "")))
         for key, value in data.items():
             if key in ("id", "name") or value in (None, [], {}):
                 continue
-            print(f"  {key}: {_value(value)}")
+            print(printable(f"  {key}: {_value(value)}"))
     return ExitCode.OK
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from planner.cli.common import catalog_from, rich_stdout, write_json
 from planner.errors import ExitCode, InputError, PlannerError
+from planner.fmt import printable
 from planner.report import Report, to_json
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ def run_check(args: argparse.Namespace) -> int:
                 reports.append(check_file(path, catalog, settings))
         except PlannerError as error:
             bad_input = True
-            print(f"planner: {error}", file=sys.stderr)
+            print(f"planner: {printable(str(error))}", file=sys.stderr)
     if args.format == "json":
         write_json([{**to_json(r), **({"diagram": diagrams[r.file]} if r.file in diagrams else {})} for r in reports])
     elif rich_stdout():

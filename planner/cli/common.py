@@ -30,8 +30,11 @@ def catalog_from(args: argparse.Namespace) -> Catalog:
 
 def write_json(data: Any, **options: Any) -> None:
     """Data as indented JSON on stdout in one write: `json.dump` writes every token separately, which
-    costs a system call each when stdout is unbuffered (PYTHONUNBUFFERED, some CI runners)."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, **options) + "\n")
+    costs a system call each when stdout is unbuffered (PYTHONUNBUFFERED, some CI runners). Control and
+    bidi characters come out as `\\uXXXX` escapes (the same data), never raw on a terminal."""
+    from planner.fmt import json_printable
+
+    sys.stdout.write(json_printable(json.dumps(data, indent=2, ensure_ascii=False, **options)) + "\n")
 
 
 def rich_stdout() -> bool:

@@ -332,7 +332,9 @@ def main(argv: Sequence[str] | None = None, *, loading: Callable[[], None] | Non
             loaded()
         return run(args)
     except PlannerError as error:
-        print(f"planner: {error}", file=sys.stderr)
+        from planner.fmt import printable
+
+        print(f"planner: {printable(str(error))}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     except KeyboardInterrupt:
         print("planner: interrupted", file=sys.stderr)

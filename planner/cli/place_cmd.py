@@ -9,6 +9,7 @@ from typing import Any
 
 from planner.cli.common import catalog_from, write_json
 from planner.errors import ExitCode
+from planner.fmt import printable
 from planner.placement import Placement
 from planner.resolve import ResolvedBuild
 
@@ -31,14 +32,14 @@ def run_place(args: argparse.Namespace) -> int:
                 "pcie_tree": nx.node_link_data(tree, edges="edges")}
         write_json(data, default=str)
     else:
-        out = [f"{build.file}: {build.name}", "", diagram, "PCIe tree:", render_tree(tree), ""]
+        out = [printable(f"{build.file}: {build.name}"), "", diagram, "PCIe tree:", render_tree(tree), ""]
         lines = pinned(build, placement)
         if lines:
             out.append("To keep this placement, put these in the build file's [[gpu]] tables:")
             out.extend(f"  {where}: slot = {json.dumps(value, ensure_ascii=False)}" for where, value in lines.items())
         if placement.reason:
             out.append(f"Not placed: {placement.reason}.")
-        sys.stdout.write("\n".join(out) + "\n")
+        sys.stdout.write(printable("\n".join(out) + "\n", newlines=True))
     return ExitCode.OK if placement.feasible else ExitCode.FAIL
 
 

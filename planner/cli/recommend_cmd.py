@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.errors import ExitCode, InputError
+from planner.fmt import printable
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
@@ -94,9 +95,9 @@ def run_recommend(args: argparse.Namespace) -> int:
     from planner.recommend.plot import text_chart
 
     chart = "" if args.no_chart else text_chart(rec.by_value)
-    sys.stdout.write(render(rec, args.precision, counts, args.top, tco, cost, chosen, chart))
+    sys.stdout.write(printable(render(rec, args.precision, counts, args.top, tco, cost, chosen, chart), newlines=True))
     if into is not None:
-        sys.stdout.write("\n" + into[1])
+        sys.stdout.write("\n" + printable(into[1], newlines=True))
     return ExitCode.OK
 
 

@@ -8,12 +8,18 @@ from rich.table import Table
 from rich.text import Text
 
 from planner.cli.common import console
-from planner.fmt import num, percent, usd, watts
+from planner.fmt import num, percent, printable, usd, watts
 from planner.prices import dates_text
 from planner.report import Report
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _VERDICT = {"pass": "bold green", "warn": "bold yellow", "fail": "bold red"}
+
+
+def _text(value: str, style: str = "") -> Text:
+    """A string as it is, never read as rich markup (`[bold]` in a name stays text), control and bidi
+    characters escaped."""
+    return Text(printable(value), style=style)
 
 
 def _findings(report: Report) -> Table:
@@ -22,10 +28,10 @@ def _findings(report: Report) -> Table:
     table.add_column("code", no_wrap=True)
     table.add_column("finding", ratio=1)
     for f in report.findings:
-        body = Text(f.message)
+        body = _text(f.message)
         for fix in f.fixes:
-            body.append(f"\n→ {fix.description}" + (" ✓" if fix.verified else ""), style="green")
-        table.add_row(Text(f.severity, style=_STYLE[f.severity]), f.code, body)
+            body.append("\n").append_text(_text(f"→ {fix.description}" + (" ✓" if fix.verified else ""), "green"))
+        table.add_row(Text(f.severity, style=_STYLE[f.severity]), _text(f.code), body)
     return table
 
 
@@ -35,31 +41,32 @@ def _totals(report: Report) -> Table:
     table.add_column(style="bold")
     table.add_column()
     b = s.dc_budget
-    table.add_row("DC load", f"{watts(s.dc_load_w)} (GPUs {watts(b.gpus_w)}, CPU {watts(b.cpu_w)}, "
+    table.add_row("DC load", _text(f"{watts(s.dc_load_w)} (GPUs {watts(b.gpus_w)}, CPU {watts(b.cpu_w)}, "
                   f"rest {watts(s.dc_load_w - b.gpus_w - b.cpu_w)})"
-                  + (f"; peak {watts(s.dc_peak_w)} with GPU transients" if s.dc_peak_w is not None else ""))
+                  + (f"; peak {watts(s.dc_peak_w)} with GPU transients" if s.dc_peak_w is not None else "")))
     for p in s.psus:
         load = f", {watts(p.load_w)} = {percent(p.load_fraction)} load" if p.load_fraction is not None and \
             p.load_w is not None else ""
         feeds = f", feeds {', '.join(p.gpus) or 'no GPUs'}" if len(s.psus) > 1 else ""
-        table.add_row("PSU", f"{p.part}: {watts(p.rating_w)}{load} (circuit {p.circuit}{feeds})")
+        table.add_row("PSU", _text(f"{p.part}: {watts(p.rating_w)}{load} (circuit {p.circuit}{feeds})"))
     for c in s.circuits:
         wall = (f"{watts(c.wall_w)} = {percent(c.wall_w / c.continuous_limit_w)}" if c.wall_w is not None
                 else "unknown")
-        table.add_row("Circuit", f"{c.name}: {c.outlet}, {num(c.voltage_v)} V, limit {watts(c.continuous_limit_w)}"
-                      f" continuous, wall {wall}" + (" (assumed)" if c.assumed else ""))
+        table.add_row("Circuit", _text(f"{c.name}: {c.outlet}, {num(c.voltage_v)} V, limit "
+                                       f"{watts(c.continuous_limit_w)} continuous, wall {wall}"
+                                       + (" (assumed)" if c.assumed else "")))
     parts: dict[tuple[str, float], int] = {}
     for g in s.gpus:
         parts[(g.part, g.power_limit_w)] = parts.get((g.part, g.power_limit_w), 0) + 1
     for (part, limit), count in parts.items():
-        table.add_row("GPUs", f"{count} × {part} at {watts(limit)}")
+        table.add_row("GPUs", _text(f"{count} × {part} at {watts(limit)}"))
     dates = dates_text(s.price_dates)
-    table.add_row("Price", usd(s.price_usd) + (f", prices {dates}" if dates else "")
-                  + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else ""))
+    table.add_row("Price", _text(usd(s.price_usd) + (f", prices {dates}" if dates else "")
+                                 + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else "")))
     for part, origin in s.user_prices.items():
-        table.add_row("Your price", f"{part} from the {origin}")
+        table.add_row("Your price", _text(f"{part} from the {origin}"))
     for a in s.assumptions:
-        table.add_row("Assumed", a)
+        table.add_row("Assumed", _text(a))
     return table
 
 
@@ -67,9 +74,10 @@ def print_reports(reports: list[Report], diagrams: dict[str, str] | None = None)
     """Each report as a panel; with `diagrams` (by report file), its slot diagram at the bottom."""
     out = console()
     for report in reports:
-        title = Text.assemble((report.build, "bold"), "  ", (report.verdict.upper(), _VERDICT[report.verdict]))
+        title = Text.assemble(_text(report.build, "bold"), "  ", (report.verdict.upper(), _VERDICT[report.verdict]))
         body = Group(_findings(report), Text(""), _totals(report)) if report.findings else Group(
             Text("no problems found", style="green"), Text(""), _totals(report))
         if diagrams and report.file in diagrams:
-            body = Group(body, Text(""), Text(diagrams[report.file].rstrip("\n"), no_wrap=True, overflow="ellipsis"))
-        out.print(Panel(body, title=title, subtitle=report.file, title_align="left", subtitle_align="right"))
+            diagram = printable(diagrams[report.file].rstrip("\n"), newlines=True)
+            body = Group(body, Text(""), Text(diagram, no_wrap=True, overflow="ellipsis"))
+        out.print(Panel(body, title=title, subtitle=_text(report.file), title_align="left", subtitle_align="right"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from planner.fmt import num, percent, usd, watts
+from planner.fmt import num, percent, printable, usd, watts
 from planner.prices import dates_text
 from planner.report import Report
 
@@ -49,7 +49,7 @@ def render_report(report: Report) -> str:
     lines.extend(f"  Your price: {part} from the {origin}" for part, origin in s.user_prices.items())
     for a in s.assumptions:
         lines.append(f"  Assumed: {a}")
-    return "\n".join(lines) + "\n"
+    return "".join(printable(line) + "\n" for line in lines)  # each line one line, whatever a name holds
 
 
 def render_reports(reports: list[Report], diagrams: dict[str, str] | None = None) -> str:
@@ -61,4 +61,4 @@ def render_reports(reports: list[Report], diagrams: dict[str, str] | None = None
 def _indented(diagram: str | None) -> str:
     if not diagram:
         return ""
-    return "  Slot diagram:\n" + "".join(f"    {line}\n" for line in diagram.splitlines())
+    return "  Slot diagram:\n" + "".join(f"    {printable(line)}\n" for line in diagram.rstrip("\n").split("\n"))

@@ -6,8 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
+from typing import Any
 
 from planner.export.parts import Row, parts_list
+from planner.fmt import printable
 from planner.prices import dates_text, price_dates
 from planner.resolve import ResolvedBuild
 
@@ -37,21 +40,32 @@ def _notes(rows: list[Row]) -> list[str]:
     return notes
 
 
-def safe_cell(value: str) -> str:
-    """Neutralise a CSV cell that a spreadsheet would run as a formula (`= + - @`, tab, CR)."""
-    if value and value[0] in "=+-@\t\r":
-        return "'" + value
-    return value
+#: What makes a spreadsheet evaluate a cell (OWASP "CSV Injection"): `=`, `+`, `-`, `@` and their full-width
+#: forms, which some spreadsheets read as the ASCII ones.
+_FORMULA_START = "=+-@\uff1d\uff0b\uff0d\uff20"
+#: What a spreadsheet skips before it looks for one: blanks and the quotes a cell may open with.
+_SKIPPED = " \t\"'\u00a0\u3000"
+
+
+def safe_cell(value: object) -> str:
+    """A CSV cell that no spreadsheet evaluates: every line-breaking or control character written as its
+    escape (a bare CR or a U+2028 would otherwise start a new row whose first cell is a formula), and a cell
+    that starts with a formula character, after any blanks or quotes, prefixed with `'`."""
+    text = printable(str(value))
+    start = text.lstrip(_SKIPPED)[:1]
+    if start and start in _FORMULA_START:
+        return "'" + text
+    return text
 
 
 def to_markdown(build: ResolvedBuild) -> str:
     rows = parts_list(build)
     total, unknown = _total(rows)
-    lines = [f"# {build.name}", "", "| " + " | ".join(_HEADER) + " |", "|" + "---|" * len(_HEADER)]
+    lines = [f"# {printable(build.name)}", "", "| " + " | ".join(_HEADER) + " |", "|" + "---|" * len(_HEADER)]
     for r in rows:
         cells = [r.name, r.kind, f"`{r.part_id}`", str(r.quantity), _money(r.unit_price), _money(r.line_total),
                  r.price_date or "", r.price_from or ""]
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        lines.append("| " + " | ".join(printable(c).replace("|", "\\|") for c in cells) + " |")
     lines.append(f"| **Total** | | | | | **{total:.2f}** | | |")
     lines += ["", *_notes(rows)] if _notes(rows) else []
     if unknown:
@@ -59,15 +73,25 @@ def to_markdown(build: ResolvedBuild) -> str:
     return "\n".join(lines) + "\n"
 
 
+class _SafeWriter:
+    """A CSV writer that passes every cell through `safe_cell`, so no cell of ours or of a user can slip."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, row: Sequence[object]) -> None:
+        self._writer.writerow([safe_cell(cell) for cell in row])
+
+
 def to_csv(build: ResolvedBuild) -> str:
     rows = parts_list(build)
     total, _ = _total(rows)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     writer.writerow(_HEADER)
     for r in rows:
-        writer.writerow([safe_cell(r.name), r.kind, safe_cell(r.part_id), r.quantity, _money(r.unit_price),
-                         _money(r.line_total), r.price_date or "", safe_cell(r.price_from or "")])
+        writer.writerow([r.name, r.kind, r.part_id, r.quantity, _money(r.unit_price), _money(r.line_total),
+                         r.price_date or "", r.price_from or ""])
     span = price_dates(_dates(rows))
     writer.writerow(["Total", "", "", "", "", f"{total:.2f}", f"{span[0]} to {span[1]}" if span else "", ""])
     return out.getvalue()
@@ -76,7 +100,7 @@ def to_csv(build: ResolvedBuild) -> str:
 def to_json(build: ResolvedBuild) -> str:
     rows = parts_list(build)
     total, unknown = _total(rows)
-    return json.dumps({
+    return json.dumps({  # ensure_ascii (the default) escapes every control and bidi character
         "build": build.name,
         "parts": [{"part": r.part_id, "name": r.name, "kind": r.kind, "quantity": r.quantity,
                    "unit_price_usd": r.unit_price, "line_total_usd": r.line_total, "price_date": r.price_date,
@@ -92,13 +116,14 @@ def to_json(build: ResolvedBuild) -> str:
 def to_text(build: ResolvedBuild) -> str:
     rows = parts_list(build)
     total, unknown = _total(rows)
-    width = max(len(r.name) for r in rows)
-    lines = [build.name, ""]
-    for r in rows:
+    names = [printable(r.name) for r in rows]
+    width = max(map(len, names))
+    lines = [printable(build.name), ""]
+    for r, name in zip(rows, names, strict=True):
         price = f"{r.unit_price:>10,.2f}" if r.unit_price is not None else f"{'?':>10}"
         line_total = f"{r.line_total:>11,.2f}" if r.line_total is not None else f"{'?':>11}"
         mark = " *" if r.user_price else ""
-        lines.append(f"{r.quantity:>3} × {r.name:<{width}}  {r.kind:<11} {price} {line_total}  "
+        lines.append(f"{r.quantity:>3} × {name:<{width}}  {r.kind:<11} {price} {line_total}  "
                      f"{r.price_date or '':<7}{mark}".rstrip())
     lines.append(f"{'Total (USD)':>{width + 29}} {total:>11,.2f}")
     lines.extend(note.replace("Your price for", "* Your price for") for note in _notes(rows))

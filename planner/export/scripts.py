@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from planner.fmt import UNSAFE_CHARS
 from planner.resolve import ResolvedBuild
 
 NVIDIA_SMI = "/usr/bin/nvidia-smi"  # where the driver packages install it; systemd wants an absolute path
@@ -24,9 +25,13 @@ class Limit(NamedTuple):
     label: str  # "GPU1 NVIDIA GeForce RTX 3090 Founders Edition (PCIEX16_1)"
 
 
+_UNSAFE = re.compile(f"[\n{UNSAFE_CHARS}]+")
+
+
 def _plain(text: str) -> str:
-    """Text safe to put on one comment line or in a unit's Description: no control characters."""
-    return re.sub(r"[\x00-\x1f\x7f]+", " ", text).strip()
+    """Text safe to put on one comment line or in a unit's Description: no control, line-breaking or bidi
+    character (planner.fmt.UNSAFE_CHARS), each run of them one space."""
+    return _UNSAFE.sub(" ", text).strip()
 
 
 def limits_in_bus_order(build: ResolvedBuild) -> list[Limit]:

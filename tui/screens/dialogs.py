@@ -8,6 +8,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
+from tui.text import plain
+
 _CSS = """
 {name} {{ align: center middle; }}
 {name} > Vertical {{ width: 70; height: auto; border: thick $primary; background: $surface; padding: 1 2; }}
@@ -28,7 +30,7 @@ class Confirm(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.question)
+            yield Label(plain(self.question))
             with Horizontal():
                 yield Button(f"{self.yes} (y)", variant="error", id="yes")
                 yield Button(f"{self.no} (n)", variant="primary", id="no")
@@ -52,7 +54,7 @@ class AskPath(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.prompt)
+            yield Label(plain(self.prompt))
             yield Input(value=self.value, id="path")
 
     def on_mount(self) -> None:
@@ -77,7 +79,7 @@ class ShowError(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.message)
+            yield Label(plain(self.message))  # it quotes file and part names: text, not markup
             with Horizontal():
                 yield Button("OK", variant="primary", id="ok")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -14,6 +15,7 @@ from planner.catalog import Catalog
 from planner.describe import summary
 from planner.errors import PlannerError
 from planner.models.parts import GpuBoard, GpuChip, Part, Psu
+from tui.text import plain
 
 PICKABLE = ("gpu", "case", "motherboard", "cpu", "psu", "outlet", "riser")
 #: Filters typed into the search box, e.g. `memory>=24 slots<=2`: name → part field.
@@ -76,8 +78,9 @@ class CatalogPicker(ModalScreen[str | None]):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         part = self.parts.get(str(event.row_key.value))
         if part is not None:
-            estimated = f"\nestimated: {', '.join(part.estimated)}" if part.estimated else ""
-            self.query_one("#details", Static).update(f"{part.name}\n{summary(part)}\nsource: {part.source}{estimated}")
+            lines = [part.name, summary(part), f"source: {part.source}"]
+            lines += [f"estimated: {', '.join(part.estimated)}"] if part.estimated else []
+            self.query_one("#details", Static).update(Text("\n").join(plain(line) for line in lines))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.dismiss(str(event.row_key.value))
@@ -92,7 +95,8 @@ class CatalogPicker(ModalScreen[str | None]):
         table.clear(columns=True)  # columns size to what is shown, not to the widest id ever listed
         table.add_columns("Id", "Name", "Figures", "Price")
         for part in self.parts.values():
-            table.add_row(part.id, part.name, summary(part), f"${part.price:,.0f}" if part.price else "", key=part.id)
+            table.add_row(plain(part.id), plain(part.name), plain(summary(part)),
+                          f"${part.price:,.0f}" if part.price else "", key=part.id)
         title = self.query_one("#title", Label)
         more = f" (first {MAX_ROWS})" if len(found) > MAX_ROWS else ""
         title.update(f"Choose a {self.kind}: {len(found)} match{'es' if len(found) != 1 else ''}{more}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -11,6 +12,7 @@ from textual.widgets import Label, Static
 from planner.fmt import watts
 from planner.resolve import ResolvedBuild
 from planner.session import BuildSession
+from tui.text import plain
 from tui.widgets.curve import plot_curve
 
 STEP = 5.0
@@ -67,9 +69,9 @@ class Tuner(ModalScreen[bool]):
         board, chip, limit = gpu.board, gpu.chip, gpu.power_limit
         estimate = relative_perf(board, chip, limit, build.workload)
         count = sum(1 for g in build.gpus if g.spec_index == self.spec_index)
-        self.query_one("#title", Label).update(
-            f"{count} × {board.name}: {watts(limit)} (stock {watts(board.tdp)}) → "
-            f"{estimate.relative_perf:.0%} of stock throughput\n{estimate.curve}")
+        self.query_one("#title", Label).update(Text("\n").join([
+            plain(f"{count} × {board.name}: {watts(limit)} (stock {watts(board.tdp)}) → "
+                  f"{estimate.relative_perf:.0%} of stock throughput"), plain(estimate.curve)]))
         curve = plot_curve(lambda p: relative_perf(board, chip, p, build.workload).relative_perf,
                            board.power_limit_min, board.power_limit_max, limit, board.tdp)
         self.query_one("#curve", Static).update(curve)
@@ -88,7 +90,7 @@ class Tuner(ModalScreen[bool]):
                     lines.append(f"{'✖' if f.severity == 'error' else '▲'} {f.code}: {figure}")
             if not any(f.code.startswith(WATCHED) and f.severity != "info" for f in report.findings):
                 lines.append("✓ no power, outlet or thermal problem")
-        self.query_one("#effect", Static).update("\n".join(lines))
+        self.query_one("#effect", Static).update(Text("\n").join(plain(line) for line in lines))
 
     def _set(self, value: float) -> None:
         self.session.set_field(f"gpu[{self.spec_index}].power_limit", f"{value:g} W")

@@ -13,6 +13,7 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from planner.catalog import Catalog
 from planner.errors import PlannerError
+from tui.text import plain
 
 WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
 PRECISIONS = ["fp16", "bf16", "fp8", "int8", "int4"]
@@ -106,10 +107,10 @@ class Wizard(ModalScreen[Choice | None]):
                                     precision=precision)  # type: ignore[arg-type]
             result = recommend(Request(request, budget=budget, gpus=int(count) if count else None), self.catalog)
         except (PlannerError, ValueError) as error:
-            self.query_one("#need", Static).update(f"[red]{error}[/]")
+            self.query_one("#need", Static).update(plain(error, "red"))
             return
         need = result.need
-        self.query_one("#need", Static).update(f"Memory need: {result.basis}")
+        self.query_one("#need", Static).update(plain(f"Memory need: {result.basis}"))
         table = self.query_one("#ranked", DataTable)
         table.clear()
         self.rows = {}
@@ -117,7 +118,7 @@ class Wizard(ModalScreen[Choice | None]):
         for rank, c in enumerate(fitting[:40], start=1):
             key = str(rank)
             self.rows[key] = Choice(c.board or c.chip, c.count, self.workload)
-            table.add_row(str(rank), f"{c.count} × {c.name}", f"{c.memory_gb:.0f} GB",
+            table.add_row(str(rank), plain(f"{c.count} × {c.name}"), f"{c.memory_gb:.0f} GB",
                           f"{c.perf_per_dollar:.3f}" if c.perf_per_dollar is not None else "",
                           f"{c.performance:.2f}", f"${c.price_usd:,.0f}" if c.price_usd else "",
                           f"{c.tokens_per_s:.0f}" if c.tokens_per_s else "", key=key)
@@ -127,9 +128,9 @@ class Wizard(ModalScreen[Choice | None]):
             kinds[c.excluded_kind or "other"] = kinds.get(c.excluded_kind or "other", 0) + 1
         example = next((c.excluded_reason for c in excluded if c.excluded_reason), "")
         summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
-        self.query_one("#why", Static).update(
+        self.query_one("#why", Static).update(plain(
             f"{len(fitting)} options fit; {len(excluded)} left out ({summary}). e.g. {example}"
-            if excluded else f"{len(fitting)} options fit.")
+            if excluded else f"{len(fitting)} options fit."))
         del need
         if fitting:
             table.focus()

@@ -7,6 +7,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from planner.checks.findings import Finding, Fix
+from tui.text import plain
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _MARK = {"error": "✖", "warning": "▲", "info": "i"}
@@ -27,12 +28,13 @@ class FindingsPanel(OptionList):
         self.findings = list(findings)
         self.clear_options()
         for note in notes:
-            self.add_option(Option(Text(note, style="bold"), disabled=True))
+            self.add_option(Option(plain(note, "bold"), disabled=True))
         for finding in self.findings:
             text = Text.assemble((f"{_MARK[finding.severity]} ", _STYLE[finding.severity]),
-                                 (finding.code, "bold"), " ", finding.message)
+                                 plain(finding.code, "bold"), " ", plain(finding.message))
             for fix in finding.fixes:
-                text.append(f"\n   → {fix.description}" + (" ✓" if fix.verified else ""), style="green")
+                mark = " ✓" if fix.verified else ""
+                text.append("\n").append_text(plain(f"   → {fix.description}{mark}", "green"))
             self.add_option(Option(text))
         if not findings and not notes:
             self.add_option(Option(Text("No problems found.", style="green"), disabled=True))

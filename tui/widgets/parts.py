@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.widgets import DataTable
 
 from planner.session import PartRow
+from tui.text import plain
 
 KIND_LABELS = {"gpu": "GPU", "case": "Case", "motherboard": "Board", "cpu": "CPU", "psu": "PSU",
                "circuit": "Circuit"}
 ORDER = ("gpu", "case", "motherboard", "cpu", "psu", "circuit")
 
 
-class PartsList(DataTable[str]):
+class PartsList(DataTable[str | Text]):
     """One row per build entry; the row key is the entry's key path (`gpu[1]`, `case`)."""
 
     DEFAULT_CSS = """
@@ -28,7 +30,7 @@ class PartsList(DataTable[str]):
         selected = self.selected_path
         self.clear()
         for row in sorted(rows, key=lambda r: ORDER.index(r.kind)):
-            self.add_row(KIND_LABELS[row.kind], row.part, str(row.quantity), row.detail, key=row.path)
+            self.add_row(KIND_LABELS[row.kind], plain(row.part), str(row.quantity), plain(row.detail), key=row.path)
         for kind in missing:
             self.add_row(KIND_LABELS[kind], f"(none: press a to add a {kind})", "", "", key=f"missing:{kind}")
         if selected is not None:

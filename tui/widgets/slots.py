@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.widgets import Static
 
 from planner.resolve import ResolvedBuild
+from tui.text import plain
 
 
 class SlotDiagram(Static):
@@ -23,4 +23,6 @@ class SlotDiagram(Static):
 
         text = slot_diagram(build, place(build))
         # the first line names board and case; the table of positions is what matters here
-        self.update(Text("\n".join(text.splitlines()[1:]), no_wrap=True, overflow="ellipsis"), layout=True)
+        diagram = plain("\n".join(text.split("\n")[1:]).rstrip("\n"), newlines=True)
+        diagram.no_wrap, diagram.overflow = True, "ellipsis"
+        self.update(diagram, layout=True)

@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from planner.fmt import num, usd, watts
 from planner.report import Report
+from tui.text import plain
 
 
 def _bar(fraction: float, width: int = 10) -> Text:
@@ -44,11 +45,11 @@ class TotalsPanel(Static):
                 line = Text.assemble(_bar(circuit.wall_w / limit), f" {watts(circuit.wall_w)} of {watts(limit)}")
             else:
                 line = Text(f"limit {watts(limit)} at {num(circuit.voltage_v)} V")
-            table.add_row(f"⏚ {circuit.name[:10]}", line)
+            table.add_row(plain(f"⏚ {circuit.name[:10]}"), line)
         for i, gpu in enumerate(s.gpus, start=1):
             where = gpu.mount or "not placed"
             temp = f", {gpu.temperature_c:.0f} °C" if gpu.temperature_c is not None else ""
-            table.add_row(f"GPU{i}", f"{where}, {watts(gpu.power_limit_w)}{temp}")
+            table.add_row(f"GPU{i}", plain(f"{where}, {watts(gpu.power_limit_w)}{temp}"))
         price = usd(s.price_usd) + (f" (+{len(s.price_missing)} unpriced)" if s.price_missing else "")
         table.add_row("Price", price)
         self.update(table)
