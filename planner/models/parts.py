@@ -263,8 +263,10 @@ class Case(Part):
     psu_bays: int = Field(default=1, ge=0, le=8, description="PSUs it holds.")
     max_psu_length: Length | None = Field(default=None, gt=80, le=400, description="Longest PSU that fits, mm.")
     vertical_gpu_mounts: int = Field(default=0, ge=0, le=16, description="Riser-fed vertical/remote GPU mounts.")
-    intake_airflow: Airflow = Field(
-        ge=0, le=2_000, description="Stock intake airflow (sum of the included intake fans' ratings), CFM.")
+    intake_airflow: Airflow | None = Field(
+        default=None, ge=0, le=2_000,
+        description="Stock intake airflow (sum of the included intake fans' ratings), CFM; 0 for a case sold without"
+                    " intake fans; absent when not published (the thermal checks then assume fans and say so).")
     max_fans: int | None = Field(default=None, ge=0, le=30, description="Fans it can hold.")
     below_slots: BelowSlots | None = Field(
         default=None,
