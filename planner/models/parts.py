@@ -35,6 +35,7 @@ BelowSlots = Literal["psu", "drive-cage", "intake-fans", "floor"]
 FormFactor = Literal["mini-itx", "micro-atx", "atx", "e-atx", "eeb", "ssi-eeb", "ceb", "xl-atx", "ssi-ceb"]
 
 PositiveInt = Annotated[int, Field(ge=1)]
+PartId = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9.]+)*$")]
 
 
 class Part(BaseModel):
@@ -53,6 +54,18 @@ class Part(BaseModel):
         description="Fields whose values are estimates rather than published figures.",
     )
     notes: str | None = Field(default=None, description="Anything a builder should know.")
+    aliases: list[PartId] = Field(
+        default=[],
+        description="Other ids that resolve to this entry wherever an id is accepted (a shorter or a promised"
+                    " one); unique within the kind and never another entry's id.")
+
+    @model_validator(mode="after")
+    def _aliases_distinct(self) -> Self:
+        if self.id in self.aliases:
+            raise ValueError(f"aliases: {self.id!r} is the entry's own id")
+        if len(set(self.aliases)) != len(self.aliases):
+            raise ValueError("aliases: the same alias is listed twice")
+        return self
 
 
 class Excursions(BaseModel):

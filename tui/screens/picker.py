@@ -77,7 +77,9 @@ class CatalogPicker(ModalScreen[str | None]):
         part = self.parts.get(str(event.row_key.value))
         if part is not None:
             estimated = f"\nestimated: {', '.join(part.estimated)}" if part.estimated else ""
-            self.query_one("#details", Static).update(f"{part.name}\n{summary(part)}\nsource: {part.source}{estimated}")
+            origin = self.catalog.origin(self.kind, part.id)
+            self.query_one("#details", Static).update(
+                f"{part.name} ({origin})\n{summary(part)}\nsource: {part.source}{estimated}")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.dismiss(str(event.row_key.value))
@@ -90,9 +92,10 @@ class CatalogPicker(ModalScreen[str | None]):
         self.parts = {p.id: p for p in found[:MAX_ROWS]}
         table = self.query_one("#results", DataTable)
         table.clear(columns=True)  # columns size to what is shown, not to the widest id ever listed
-        table.add_columns("Id", "Name", "Figures", "Price")
+        table.add_columns("Id", "From", "Name", "Figures", "Price")
         for part in self.parts.values():
-            table.add_row(part.id, part.name, summary(part), f"${part.price:,.0f}" if part.price else "", key=part.id)
+            table.add_row(part.id, self.catalog.origin(self.kind, part.id), part.name, summary(part),
+                          f"${part.price:,.0f}" if part.price else "", key=part.id)
         title = self.query_one("#title", Label)
         more = f" (first {MAX_ROWS})" if len(found) > MAX_ROWS else ""
         title.update(f"Choose a {self.kind}: {len(found)} match{'es' if len(found) != 1 else ''}{more}")
