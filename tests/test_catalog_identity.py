@@ -282,3 +282,20 @@ def test_a_zero_intake_the_catalog_marks_as_an_estimate_is_unknown(tmp_path: Pat
 def test_a_case_with_a_known_intake_still_fails_a_hot_build() -> None:
     # the Meshify 2 XL publishes its fans (205 CFM): 1,418 W inside still fails
     assert findings_in(HOT, "thermal.case")[0].severity == "error"
+
+
+def test_a_card_past_its_maximum_on_assumed_intake_fans_warns_and_names_them(tmp_path: Path) -> None:
+    from planner.api import check_build
+
+    def hottest(intake: str) -> Any:
+        (tmp_path / "cases.toml").write_text(CASE.format(id="test-case", intake=intake))
+        catalog = Catalog([TEST_CATALOG_DIR, tmp_path])
+        text = HOT.replace('"fractal-meshify-2-xl"', '"test-case"').replace("count = 3", "count = 4")
+        temps = [f for f in check_build(build(text, catalog), catalog).findings if f.code == "thermal.gpu-temp"]
+        return max(temps, key=lambda f: f.value)
+
+    unknown, known = hottest(""), hottest("intake_airflow = 0")
+    assert unknown.value == known.value and unknown.value >= 93  # the same model: fans assumed in both
+    assert known.severity == "error"
+    assert unknown.severity == "warning"
+    assert "rests on assumed intake fans (the catalog does not know the Test case test-case's)" in unknown.message
