@@ -9,11 +9,12 @@ not look at; `validate()` checks everything, including references between entrie
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pydantic import ValidationError
 
@@ -78,6 +79,13 @@ class Entry:
         """Bulk-imported (catalogs/imported/…) rather than curated."""
         return "/imported/" in f"/{self.file}"
 
+    @property
+    def aliases(self) -> list[str]:
+        """Other ids the entry answers to."""
+        source = self.validated if self.validated is not None else self.data
+        aliases = source.get("aliases")
+        return [a for a in aliases if isinstance(a, str)] if isinstance(aliases, list) else []
+
     def __repr__(self) -> str:
         return f"Entry({self.kind!r}, {self.id!r}, file={self.file!r})"
 
@@ -127,6 +135,8 @@ class Catalog:
         self._curated_entries: dict[str, dict[str, Entry]] = {}
         #: The user's prices by id (planner/prices.py: load_prices), in place of the catalog's.
         self.user_prices: Mapping[str, UserPrice] = {}
+        self._aliases: dict[tuple[str, bool], dict[str, list[str]]] = {}
+        self._word_index: dict[str, list[PartWords]] = {}
 
     # -- reading ---------------------------------------------------------------------------------
     def files(self, kind: str) -> list[Path]:
@@ -230,8 +240,9 @@ class Catalog:
         return list(self.entries(kind))
 
     def entry(self, kind: str, part_id: str) -> Entry:
-        """The winning raw entry for an id. Reads files from the highest-priority one down and stops at
-        the first that has the id, so a large imported file is only read when the id is not curated."""
+        """The winning raw entry for an id or an alias. Reads files from the highest-priority one down and
+        stops at the first that has the id, so a large imported file is only read when the id is not curated;
+        aliases are looked up only when no entry has the id."""
         if kind in self._raw:
             if part_id in self._raw[kind]:
                 return self._raw[kind][part_id]
@@ -241,7 +252,34 @@ class Catalog:
                 if source is not None:
                     validated = self._valid.get(path, {}).get(part_id)
                     return _entry(kind, part_id, source, display_path(path), validated)
-        raise UnknownPartError(kind, part_id, suggest(part_id, self.entries(kind)))
+        target = self.alias_target(kind, part_id)
+        if target is not None:
+            return self.entry(kind, target)
+        raise UnknownPartError(kind, part_id, self.suggest(kind, part_id))
+
+    def alias_target(self, kind: str, alias: str) -> str | None:
+        """The id an alias stands for, or None. Curated aliases are looked up without reading the imported
+        files; an alias two entries claim is a CatalogError (`validate()` reports it too)."""
+        for curated in (True, False):
+            targets = self._alias_index(kind, curated=curated).get(alias)
+            if targets:
+                if len(targets) > 1:
+                    raise CatalogError(f"the alias {alias!r} is claimed by {' and '.join(map(repr, targets))}",
+                                       file=self.entries(kind)[targets[-1]].file, entry=targets[-1],
+                                       field="aliases")
+                return targets[0]
+        return None
+
+    def _alias_index(self, kind: str, *, curated: bool) -> dict[str, list[str]]:
+        """Alias → the ids that claim it, over the curated (and user) entries or over every entry."""
+        key = (kind, curated)
+        if key not in self._aliases:
+            index: dict[str, list[str]] = {}
+            for part_id, entry in (self._curated(kind) if curated else self.entries(kind)).items():
+                for alias in entry.aliases:
+                    index.setdefault(alias, []).append(part_id)
+            self._aliases[key] = index
+        return self._aliases[key]
 
     def holds(self, kind: str, part_id: str) -> bool:
         """Whether a catalog of the kind has the id (a large imported file is searched, not parsed whole)."""
@@ -254,10 +292,10 @@ class Catalog:
         return [i for i, entry in self._curated(kind).items() if not entry.imported]
 
     def get(self, kind: str, part_id: str) -> Part:
-        """The validated part; UnknownPartError (with suggestions) or CatalogError."""
+        """The validated part for an id or an alias; UnknownPartError (with suggestions) or CatalogError."""
         key = (kind, part_id)
         if key not in self._parsed:
-            self._part(kind, self.entry(kind, part_id))
+            self._parsed[key] = self._part(kind, self.entry(kind, part_id))
         return self._parsed[key]
 
     def _part(self, kind: str, entry: Entry) -> Part:
@@ -304,8 +342,43 @@ class Catalog:
                     yield kind, part
 
     def find(self, part_id: str) -> list[tuple[str, Entry]]:
-        """Every kind that holds an id."""
-        return [(kind, self.entries(kind)[part_id]) for kind in KIND_MODELS if part_id in self.entries(kind)]
+        """Every kind that holds an id, or else an alias."""
+        found = [(kind, self.entries(kind)[part_id]) for kind in KIND_MODELS if part_id in self.entries(kind)]
+        if not found:
+            found = [(kind, self.entries(kind)[target]) for kind in KIND_MODELS
+                     if (target := self.alias_target(kind, part_id)) is not None]
+        return found
+
+    def suggest(self, kind: str, word: str, n: int = 3) -> list[str]:
+        """Ids of a kind a mistyped or shortened id may mean: see `suggest_parts`."""
+        return self.suggest_any(word, [kind], n)
+
+    def suggest_any(self, word: str, kinds: Iterable[str], n: int = 3) -> list[str]:
+        """Ids of any of `kinds` a mistyped or shortened id may mean: see `suggest_parts`."""
+        pool = [found for kind in kinds for found in self._words(kind)]
+        return suggest_parts(word, pool, n)
+
+    def _words(self, kind: str) -> list[PartWords]:
+        """Each entry's id and the words it answers to (id, name, maker, aliases), built once per run and
+        only when an id is not found."""
+        if kind not in self._word_index:
+            self._word_index[kind] = [part_words(part_id, entry) for part_id, entry in self.entries(kind).items()]
+        return self._word_index[kind]
+
+    def origin(self, kind: str, part_id: str) -> str:
+        """Where a part comes from, as lists mark it: "curated" (the first catalog directory, normally the
+        built-in catalogs: every figure sourced), "imported" (bulk-imported, figures completed by rule) or
+        "user" (a --catalog or per-user directory)."""
+        return self.origin_of(self.entry(kind, part_id))
+
+    def origin_of(self, entry: Entry) -> str:
+        if entry.imported:
+            return "imported"
+        if not self.dirs:
+            return "user"
+        first = self.dirs[0]
+        label = "catalogs/" if _inside(first, builtin_dir()) else display_path(first).rstrip("/") + "/"
+        return "curated" if entry.file.startswith(label) else "user"
 
     # -- validation ------------------------------------------------------------------------------
     def validate(self, only: Path | None = None) -> list[CatalogError]:
@@ -324,6 +397,28 @@ class Catalog:
                 if entry.file.startswith(prefix):
                     errors.extend(validate_part(kind, {**entry.data, "id": part_id}, entry.file, part_id))
         errors.extend(e for e in self._reference_problems(set(kinds)) if (e.file or "").startswith(prefix))
+        errors.extend(e for e in self._alias_problems(kinds) if (e.file or "").startswith(prefix))
+        return errors
+
+    def _alias_problems(self, kinds: list[str]) -> list[CatalogError]:
+        """Aliases that cannot resolve to one entry: another entry's id, or claimed by two entries."""
+        errors: list[CatalogError] = []
+        for kind in kinds:
+            try:
+                entries = self.entries(kind)
+            except CatalogError:
+                continue  # reported by the entry pass
+            claimed: dict[str, str] = {}
+            for part_id, entry in entries.items():
+                for alias in entry.aliases:
+                    if alias in entries and alias != part_id:
+                        errors.append(CatalogError(f"the alias {alias!r} is the id of another {kind} entry",
+                                                   file=entry.file, entry=part_id, field="aliases"))
+                    elif alias in claimed:
+                        errors.append(CatalogError(f"the alias {alias!r} is already an alias of {claimed[alias]!r}",
+                                                   file=entry.file, entry=part_id, field="aliases"))
+                    else:
+                        claimed[alias] = part_id
         return errors
 
     def _reference_problems(self, kinds: set[str]) -> list[CatalogError]:
@@ -440,6 +535,60 @@ def suggest(word: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     if len(word) >= 3:
         close += [c for c in pool if word.lower() in c.lower() and c not in close]
     return close[:n]
+
+
+class PartWords(NamedTuple):
+    """What a part answers to in "did you mean": its id and, lowercase, the words of its id, name, maker and
+    aliases."""
+
+    id: str
+    spaced: str  # " nvidia rtx 4090 fe nvidia geforce rtx 4090 founders edition nvidia ": a word is " w "
+    joined: str  # the same run together ("…rtx4090fe…"), for "RTX4090"
+    imported: bool
+
+
+#: Punctuation (ASCII and what product names use) read as a space between words.
+_SPACES = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~™®©–—‘’“”…·×"})
+_WORD = re.compile(r"[a-z0-9]+")
+_WITH_UNIT = re.compile(r"(\d+)(w|kw|gb|g|mm|a|v)")  # "1600w" also means the word "1600"
+
+
+def part_words(part_id: str, entry: Entry) -> PartWords:
+    source = entry.validated if entry.validated is not None else entry.data
+    aliases = " ".join(entry.aliases) if "aliases" in source else ""
+    text = f"{part_id} {source.get('name', '')} {source.get('maker', '')} {aliases}".lower().translate(_SPACES)
+    return PartWords(part_id, f" {' '.join(text.split())} ", text.replace(" ", ""), entry.imported)
+
+
+def suggest_parts(word: str, pool: Iterable[PartWords], n: int = 3) -> list[str]:
+    """Ids a mistyped or shortened id may mean. First the parts whose id, name, maker or aliases hold every word
+    of it — as a word, or run together with others when it has 4 characters or more ("asus-wrx80e" → the
+    WRX80E boards, "RTX 4090" and "rtx4090" → RTX 4090 boards) — curated first, then those with the fewest
+    other words in their id; else close spellings of the id (difflib) among the parts holding the most of its
+    words. Only substring tests run over the catalog's thousands of parts, so a suggestion takes milliseconds."""
+    wanted = _WORD.findall(word.lower())
+    if not wanted:
+        return []
+    padded = [f" {w} " for w in wanted]
+    long = [len(w) >= 4 for w in wanted]
+    bare = [f" {m.group(1)} " if (m := _WITH_UNIT.fullmatch(w)) else p for w, p in zip(wanted, padded, strict=True)]
+
+    def held(part: PartWords) -> int:
+        return sum(1 for w, p, b, ok in zip(wanted, padded, bare, long, strict=True)
+                   if p in part.spaced or b in part.spaced or (ok and w in part.joined))
+
+    scored = [(held(part), part) for part in pool if any(w in part.joined for w in wanted)]
+    hits = sorted((part.imported, -sum(p in part.spaced for p in padded), part.id.count("-"), part.id)
+                  for score, part in scored if score == len(wanted))
+    if hits:
+        return [part_id for *_, part_id in hits[:n]]
+    best = max((score for score, _ in scored), default=0)
+    closest = sorted((part.imported, part.id) for score, part in scored if score == best and best > 0)
+    return suggest(word, [part_id for _, part_id in closest[:SUGGEST_POOL]], n)
+
+
+#: The most parts difflib compares a mistyped id with (each comparison costs ~10 µs).
+SUGGEST_POOL = 400
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:

@@ -18,7 +18,8 @@ def summary(part: Part) -> str:
         return f"{watts(part.wattage)}{derate}, {part.efficiency}, ATX {part.atx_version}, {part.ac_inlet.upper()}"
     if isinstance(part, Case):
         return (f"{part.expansion_slots} slots, GPUs ≤ {mm(part.max_gpu_length)}, "
-                f"{'/'.join(part.form_factors)}, {num(part.intake_airflow)} CFM intake")
+                f"{'/'.join(part.form_factors)}, "
+                + (f"{num(part.intake_airflow)} CFM intake" if part.intake_airflow is not None else "intake unknown"))
     if isinstance(part, Motherboard):
         wide = sum(1 for s in part.slots if s.size == 16)
         return f"{part.form_factor}, {part.socket}, {len(part.slots)} PCIe slots ({wide} × x16 physical)"

@@ -126,6 +126,8 @@ class Resolver:
                 raise self.error(f"unknown {kind} id {base!r}{_hint(unknown.suggestions)}",
                                  (*loc, "base")) from None
             merged = {**entry.data, **data}
+            if "aliases" not in data:
+                merged.pop("aliases", None)  # the catalog entry's other ids are not this part's
             if "estimated" not in data and isinstance(merged.get("estimated"), list):
                 # a figure the build file states is the builder's own, no longer the catalog's estimate
                 merged["estimated"] = [name for name in merged["estimated"] if name not in data]

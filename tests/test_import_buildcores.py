@@ -206,15 +206,16 @@ def test_psu_without_connector_counts_is_skipped(ctx: Any) -> None:
 
 # -- cases ----------------------------------------------------------------------------------------------
 
-def test_case_maps_form_factors_and_estimates_airflow(ctx: Any) -> None:
+def test_case_maps_form_factors_and_leaves_the_unpublished_airflow_unknown(ctx: Any) -> None:
     cand = mapped("case-216", ctx)
     assert cand.base_id == "lian-li-lancool-216-rgb"
     data = cand.data
     assert data["form_factors"] == ["mini-itx", "micro-atx", "atx", "e-atx"]
-    assert (data["expansion_slots"], data["max_gpu_length"], data["intake_airflow"]) == (7, 392, 0)
+    assert (data["expansion_slots"], data["max_gpu_length"]) == (7, 392)
+    assert "intake_airflow" not in data  # not in the source: unknown, not 0
     assert data["vertical_gpu_mounts"] == 1  # the source lists riser slots
-    assert set(data["estimated"]) == {"intake_airflow", "psu_bays", "vertical_gpu_mounts"}
-    assert "0 CFM" in data["notes"]
+    assert set(data["estimated"]) == {"psu_bays", "vertical_gpu_mounts"}
+    assert "intake airflow unknown" in data["notes"]
 
 
 def test_mini_itx_only_case_is_skipped(ctx: Any) -> None:
@@ -317,7 +318,9 @@ def test_main_writes_valid_deterministic_files(tmp_path: Path) -> None:
     chips = tmp_path / "gpu-chips.toml"
     chips.write_text(ib.render("gpu-chip", {k: v for k, v in CHIPS.items() if k != "broken"}))
     out = tmp_path / "out"
-    args = ["--source", str(source), "--out", str(out), "--chips", str(chips)]
+    no_curated = tmp_path / "no-curated-parts"  # every record stands alone here (tests/test_catalog_identity.py
+    no_curated.mkdir()                           # checks the matching to curated parts)
+    args = ["--source", str(source), "--out", str(out), "--chips", str(chips), "--curated", str(no_curated)]
     assert ib.main(args) == 0
     first = {p.name: p.read_bytes() for p in out.glob("*.toml")}
     assert sorted(first) == ["cases.toml", "cpus.toml", "gpus.toml", "motherboards.toml", "psus.toml"]

@@ -45,7 +45,7 @@ PSUs (500 W and up; ATX, SFX or SFX-L; with an 80 PLUS or Cybenetics rating and 
                      (estimated).
   ac_inlet           not in the source: c20 from 1600 W (over 15 A at 115 V), else c14 (estimated).
 Cases (taking an ATX-family board, with a slot count and a maximum GPU length):
-  intake_airflow     not in the source: 0 CFM (estimated, with a note).
+  intake_airflow     not in the source: left out (unknown; the thermal checks assume fans and say so).
   psu_bays           not in the source: the model default 1 (estimated).
   vertical_gpu_mounts  1 when the source lists riser slots, else 0 (estimated).
 Motherboards (ATX family; PCIe 3.0/DDR4-era platforms or newer; two or more physical x16 slots):
@@ -93,6 +93,7 @@ from planner.models.parts import (  # noqa: E402
 DEFAULT_SOURCE = REPO.parent / "shared" / "data" / "buildcores-open-db"
 DEFAULT_OUT = REPO / "catalogs" / "imported"
 DEFAULT_CHIPS = REPO / "catalogs" / "gpu-chips.toml"
+DEFAULT_CURATED = REPO / "catalogs"
 SNAPSHOT_COMMIT = "136a77aec16a30ba81a7cc6b448a8bace9a25359"
 SOURCE_LABEL = "BuildCores OpenDB (ODC-By)"
 
@@ -127,6 +128,9 @@ class Candidate:
     data: dict[str, Any]
     uuid: str
     discriminators: tuple[str, ...] = ()
+    maker: str = ""  # with `words` and `part_numbers`: what matches the listing to a curated part
+    words: tuple[str, ...] = ()  # the model's words (the id's words after the maker, uncapped)
+    part_numbers: tuple[str, ...] = ()
 
 
 @dataclass
@@ -135,6 +139,7 @@ class KindResult:
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)
     skipped: Counter[str] = field(default_factory=Counter)
     read: int = 0
+    matched: dict[str, set[str]] = field(default_factory=dict)  # curated id -> the record uuids it stands for
 
 
 # -- text helpers -------------------------------------------------------------------------------------
@@ -212,6 +217,25 @@ def first_part_number(record: dict[str, Any]) -> str:
     return slug(numbers[0]) if numbers and isinstance(numbers[0], str) else ""
 
 
+def part_numbers(record: dict[str, Any]) -> tuple[str, ...]:
+    """The record's part numbers that look like part numbers, compacted (`CP-9020201-NA` → cp9020201na)."""
+    numbers = (record.get("metadata") or {}).get("part_numbers") or []
+    return tuple(sorted({c for n in numbers if isinstance(n, str) and is_part_number(c := compact(n))}))
+
+
+def compact(text: str) -> str:
+    """Letters and digits only, lowercase: how part numbers are compared."""
+    return "".join(tokens(text))
+
+
+PART_NUMBER = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{5,}")
+NOT_PART_NUMBER = re.compile(r"(atx|pcie|gen|ddr|rev|v)\d")  # "ATX 3.1", "PCIe 5.0": versions, not parts
+
+
+def is_part_number(text: str) -> bool:
+    return bool(PART_NUMBER.fullmatch(text)) and not NOT_PART_NUMBER.match(text)
+
+
 def number(value: Any) -> float | None:
     """A positive finite number or None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -276,6 +300,7 @@ class ChipInfo:
     memory_type: str | None
     tdp: float
     architecture: str
+    name: str = ""
 
 
 def chip_key(text: str, drop_arch: bool = False) -> str:
@@ -309,7 +334,8 @@ class ChipIndex:
                 continue
             if chip.form != "pcie" or not chip.workstation_installable:
                 continue
-            self.chips[chip_id] = ChipInfo(chip_id, chip.memory, chip.memory_type, chip.tdp, chip.architecture)
+            self.chips[chip_id] = ChipInfo(chip_id, chip.memory, chip.memory_type, chip.tdp, chip.architecture,
+                                           chip.name)
             for text in (chip_id.replace("-", " "), chip.name):
                 self.by_key[chip_key(text)].add(chip_id)
                 self.by_loose_key[chip_key(text, drop_arch=True)].add(chip_id)
@@ -502,12 +528,14 @@ def map_gpu(record: dict[str, Any], ctx: Context) -> Candidate:
     if corrected:
         data["notes"] = "The source lists a PCIe 8-pin input; these boards take an 8-pin CPU (EPS) plug."
     data["source"] = source_of(record["opendb_id"])
-    base = make_id(maker, chip.id.split("-"), gpu_id_rest(name, maker, chipset, memory))
+    rest = gpu_id_rest(name, maker, chipset, memory)
+    base = make_id(maker, chip.id.split("-"), rest)
     meta = record.get("metadata") or {}
     variant = slug(meta.get("variant") or "")
     variant = "" if variant == slug(maker) else variant
     return Candidate(base, data, record["opendb_id"],
-                     (f"{whole(memory)}gb", colour_slug(record), variant, first_part_number(record)))
+                     (f"{whole(memory)}gb", colour_slug(record), variant, first_part_number(record)),
+                     maker, (*chip.id.split("-"), *rest), part_numbers(record))
 
 
 # -- PSUs -----------------------------------------------------------------------------------------------
@@ -570,13 +598,19 @@ def map_psu(record: dict[str, Any], ctx: Context) -> Candidate:
     data["ac_inlet"] = "c20" if wattage >= C20_FROM_WATTS else "c14"
     data["estimated"] = [*(["atx_version"] if atx_estimated else []), "ac_inlet"]
     data["source"] = source_of(record["opendb_id"])
+    words = psu_words(name, maker, wattage)
+    return Candidate(make_id(maker, [], words), data, record["opendb_id"],
+                     (colour_slug(record), f"{whole(wattage)}w", efficiency.split("-")[-1], first_part_number(record)),
+                     maker, tuple(words), part_numbers(record))
+
+
+def psu_words(name: str, maker: str, wattage: float) -> list[str]:
+    """A PSU's model words: the name without the maker, certification and marketing words, its wattage once."""
     words = strip_prefix(tokens(PSU_NOISE.sub(" ", re.sub(r"(\d)\s+W\b", r"\1W", name))), tokens(maker))
     watt_token = f"{whole(wattage)}w"
     if any(str(whole(wattage)) in w for w in words if w != watt_token):
         words = [w for w in words if w != watt_token]
-    words = [w for w in words if w not in COLOURS]
-    return Candidate(make_id(maker, [], words), data, record["opendb_id"],
-                     (colour_slug(record), watt_token, efficiency.split("-")[-1], first_part_number(record)))
+    return [w for w in words if w not in COLOURS]
 
 
 # -- cases ----------------------------------------------------------------------------------------------
@@ -588,7 +622,7 @@ ATX_FAMILY = {"micro-atx", "atx", "e-atx", "eeb", "ssi-eeb", "ceb", "xl-atx", "s
 CASE_CUT = re.compile(
     r"\b(e-?atx|micro[- ]?atx|m-?atx|mini[- ]?itx|atx|(mid|full|mini|super|dual)[- ]?tower|desktop|test bench|"
     r"htpc|computer case|pc case|case|chassis|with|tempered glass)\b|\bw/|[,–|(]", re.I)
-CASE_NOTE = "Stock intake fans unknown: 0 CFM assumed."
+CASE_NOTE = "Stock intake fans are not in the source: intake airflow unknown."
 
 
 def map_case(record: dict[str, Any], ctx: Context) -> Candidate:
@@ -611,17 +645,21 @@ def map_case(record: dict[str, Any], ctx: Context) -> Candidate:
         data["max_psu_length"] = whole(psu_length)
     if mounts:
         data["vertical_gpu_mounts"] = mounts
-    data["intake_airflow"] = 0
     if re.search(r"test bench|open frame", record.get("form_factor") or "", re.I):
         data["open_frame"] = True
-    data["estimated"] = ["intake_airflow", "psu_bays", "vertical_gpu_mounts"]
+    data["estimated"] = ["psu_bays", "vertical_gpu_mounts"]
     data["notes"] = CASE_NOTE
     data["source"] = source_of(record["opendb_id"])
-    words = strip_prefix(tokens(CASE_CUT.split(name)[0]), tokens(maker))
-    words = [w for w in words if w not in COLOURS]
+    words = case_words(name, maker)
     meta = record.get("metadata") or {}
     return Candidate(make_id(maker, [], words), data, record["opendb_id"],
-                     (colour_slug(record), slug(meta.get("variant") or ""), first_part_number(record)))
+                     (colour_slug(record), slug(meta.get("variant") or ""), first_part_number(record)),
+                     maker, tuple(words), part_numbers(record))
+
+
+def case_words(name: str, maker: str) -> list[str]:
+    """A case's model words: its name up to the form factor or the first comma, without maker and colours."""
+    return [w for w in strip_prefix(tokens(CASE_CUT.split(name)[0]), tokens(maker)) if w not in COLOURS]
 
 
 # -- platforms (motherboards and CPUs) ------------------------------------------------------------------
@@ -738,14 +776,20 @@ def map_motherboard(record: dict[str, Any], ctx: Context) -> Candidate:
         notes.append("Dual-socket board: one CPU's lanes counted.")
     data["notes"] = " ".join(notes)
     data["source"] = source_of(record["opendb_id"])
+    words = board_words(name, maker, chipset)
+    ram = slug((record.get("memory") or {}).get("ram_type") or "")
+    return Candidate(make_id(maker, [], words, max_rest=7), data, record["opendb_id"],
+                     (ram, colour_slug(record), first_part_number(record)), maker, tuple(words), part_numbers(record))
+
+
+def board_words(name: str, maker: str, chipset: str | None) -> list[str]:
+    """A board's model words: the name without maker, form factor, socket, memory type and a leading chipset
+    that the model name repeats ("TRX40 … TRX40 AORUS MASTER")."""
     words = strip_prefix(tokens(BOARD_NOISE.sub(" ", name)), tokens(maker))
     chip_tokens = tokens(chipset or "")
     if words and chip_tokens and words[0] == chip_tokens[-1] and any(chip_tokens[-1] in w for w in words[1:]):
         words = words[1:]
-    words = [w for w in words if w not in COLOURS and w not in ("amd", "intel")]
-    ram = slug((record.get("memory") or {}).get("ram_type") or "")
-    return Candidate(make_id(maker, [], words, max_rest=7), data, record["opendb_id"],
-                     (ram, colour_slug(record), first_part_number(record)))
+    return [w for w in words if w not in COLOURS and w not in ("amd", "intel")]
 
 
 # -- CPUs -----------------------------------------------------------------------------------------------
@@ -823,22 +867,180 @@ def map_cpu(record: dict[str, Any], ctx: Context) -> Candidate:
     data.update({"pcie_lanes": lanes, "pcie_gen": gen, "estimated": ["pcie_lanes", "pcie_gen"],
                  "notes": f"PCIe lanes and generation are not in the source: family figure ({rule}).",
                  "source": source_of(record["opendb_id"])})
-    words = [w for w in strip_prefix(tokens(CPU_NOISE.sub(" ", name)), tokens(maker)) if w not in COLOURS]
-    return Candidate(make_id(maker, [], words), data, record["opendb_id"], (first_part_number(record),))
+    words = cpu_words(name, maker)
+    return Candidate(make_id(maker, [], words), data, record["opendb_id"], (first_part_number(record),),
+                     maker, tuple(words), part_numbers(record))
+
+
+def cpu_words(name: str, maker: str) -> list[str]:
+    """A CPU's model words: the name without maker, clocks, core counts, socket and packaging words."""
+    return [w for w in strip_prefix(tokens(CPU_NOISE.sub(" ", name)), tokens(maker)) if w not in COLOURS]
+
+
+# -- one entry per real part: imported listings of curated parts -----------------------------------------
+
+BRACKETS = re.compile(r"\(([^)]*)\)")
+#: The part-model field a kind's words need besides name and maker.
+CURATED_KINDS = ("gpu", "psu", "case", "motherboard", "cpu")
+
+
+#: Spellings of one thing, per kind, made equal before model words are compared (not in ids).
+KEY_SPELLINGS: dict[str, list[tuple[re.Pattern[str], str]]] = {
+    "psu": [(re.compile(r"\batx 3 0\b"), "atx 3")],  # "ATX 3.0" = "ATX3"
+    "cpu": [(re.compile(r"\b(extreme|edition)\b"), " ")],  # "Core i7 Extreme 6950X" = "Core i7-6950X"
+}
+#: Words in maker names that do not tell makers apart ("SilverStone Technology" = "SilverStone").
+MAKER_SUFFIXES = {"technology", "technologies", "inc", "co", "ltd", "corp", "corporation", "gmbh", "international"}
+
+
+def maker_key(maker: str) -> str:
+    return "-".join(w for w in tokens(maker) if w not in MAKER_SUFFIXES)
+
+
+def word_key(kind: str, words: Iterable[str]) -> frozenset[str]:
+    """The model's words as a set of letter and digit runs, so "TX-1600", "TX 1600W" and "tx1600" agree and
+    word order does not matter ("TURBO GeForce RTX 3090" = "GeForce RTX 3090 TURBO")."""
+    text = " ".join(words)
+    for pattern, replacement in KEY_SPELLINGS.get(kind, []):
+        text = pattern.sub(replacement, text)
+    return frozenset(set(re.findall(r"[a-z]+|\d+", text)) - {"w"})  # "1600w" is the wattage "1600"
+
+
+def number_scheme(number: str) -> str:
+    """The maker's numbering scheme of a compacted part number: its leading letters (cp… for Corsair's
+    CP-9020201), else its first three characters."""
+    return re.match(r"[a-z]*", number).group(0) or number[:3]  # type: ignore[union-attr]
+
+
+#: Figures a listing must share with a curated part to be that part.
+SAME_FIGURES: dict[str, tuple[str, ...]] = {"psu": ("wattage", "efficiency"), "motherboard": ("socket",),
+                                             "cpu": ("socket", "cores")}
+
+
+def name_variants(name: str) -> tuple[list[str], set[str]]:
+    """A curated name as written, without its bracketed notes, and with only the part numbers taken out of
+    them ("Corsair RM1000x (2021, CP-9020201)" → "… RM1000x 2021"); and those part numbers, compacted."""
+    numbers: set[str] = set()
+
+    def words_only(match: re.Match[str]) -> str:
+        kept = []
+        for word in re.split(r"[\s,/;]+", match.group(1)):
+            if is_part_number(compact(word)):
+                numbers.add(compact(word))
+            elif word:
+                kept.append(word)
+        return " " + " ".join(kept) + " "
+
+    return [name, BRACKETS.sub(" ", name), BRACKETS.sub(words_only, name)], numbers
+
+
+class CuratedIndex:
+    """The curated parts (`catalogs/*.toml`) a bulk-imported listing may repeat: the same maker and model
+    words, or a part number the curated name gives in brackets. A listing that matches is left out, so each
+    real part has one entry: the curated one, with its sources. A name match is refused when both sides give
+    part numbers and none agree (the 2021 and the 2024 RM1000x share a name)."""
+
+    def __init__(self, folder: Path | None, chips: ChipIndex) -> None:
+        self.words: dict[str, dict[tuple[str, frozenset[str]], list[str]]] = defaultdict(dict)
+        self.numbers: dict[str, dict[str, dict[str, set[str]]]] = defaultdict(lambda: defaultdict(dict))
+        self.figures: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+        self.read = 0
+        for kind in CURATED_KINDS if folder is not None else ():
+            path = folder / KIND_FILES[kind]  # type: ignore[operator]
+            try:
+                with path.open("rb") as handle:
+                    entries = tomllib.load(handle)
+            except (OSError, tomllib.TOMLDecodeError):
+                continue
+            for part_id, data in sorted(entries.items()):
+                try:
+                    part = KIND_MODELS[kind].model_validate({**data, "id": part_id})
+                except (ValidationError, TypeError):
+                    continue
+                self.read += 1
+                self._add(kind, part_id, part, chips)
+
+    def _add(self, kind: str, part_id: str, part: Any, chips: ChipIndex) -> None:
+        maker = maker_key(part.maker)
+        self.figures[kind][part_id] = {name: getattr(part, name) for name in SAME_FIGURES.get(kind, ())}
+        names, numbers = name_variants(part.name)
+        if numbers:
+            self.numbers[kind][maker][part_id] = numbers
+        for name in names:
+            words = curated_words(kind, name, part, chips)
+            if words is not None:
+                ids = self.words[kind].setdefault((maker, word_key(kind, words)), [])
+                if part_id not in ids:
+                    ids.append(part_id)
+
+    def match(self, kind: str, cand: Candidate) -> str | None:
+        """The curated part a listing repeats, if any: by part number (the longest that agrees), else by
+        model words, else by the same id; never when a figure both publish differs."""
+        maker, listed = maker_key(cand.maker), set(cand.part_numbers)
+        known = self.numbers[kind].get(maker, {})
+        by_number = sorted((-len(number), part_id) for part_id, numbers in known.items() for number in numbers
+                           if any(same_number(n, number) for n in listed) and self._same_figures(kind, part_id, cand))
+        if by_number:
+            return by_number[0][1]
+        named = self.words[kind].get((maker, word_key(kind, cand.words)), [])
+        for part_id in [*named, *([cand.base_id] if cand.base_id in self.figures[kind] else [])]:
+            numbers = known.get(part_id, set())
+            # the same name with another number of the maker's scheme is another part (RM1000x 2021 / 2024)
+            if any(number_scheme(n) == number_scheme(c) for n in listed for c in numbers):
+                continue
+            if self._same_figures(kind, part_id, cand):
+                return part_id
+        return None
+
+    def _same_figures(self, kind: str, part_id: str, cand: Candidate) -> bool:
+        curated = self.figures[kind][part_id]
+        return all(cand.data.get(name) is None or same_figure(name, cand.data[name], value)
+                   for name, value in curated.items())
+
+
+def same_figure(name: str, listed: Any, curated: Any) -> bool:
+    if name == "efficiency":  # the level: a unit rated 80 PLUS Titanium may be listed as Cybenetics Titanium
+        return str(listed).split("-")[-1] == str(curated).split("-")[-1]
+    return bool(listed == curated)
+
+
+def same_number(listed: str, curated: str) -> bool:
+    """A listed part number is the curated one, or it with a region or colour suffix (CP-9020201-NA,
+    SSR-850FX WHITE); a digit after it makes another number (MPE-C501-AFCAG-3 is not MPE-C501-AFCAG)."""
+    return listed == curated or (listed.startswith(curated) and not listed[len(curated)].isdigit())
+
+
+def curated_words(kind: str, name: str, part: Any, chips: ChipIndex) -> list[str] | None:
+    """A curated part's model words, by the rules that make an imported listing's id."""
+    if kind == "gpu":
+        chip = chips.chips.get(part.chip)
+        if chip is None:
+            return None
+        return [*chip.id.split("-"), *gpu_id_rest(name, part.maker, chip.name, chip.memory)]
+    if kind == "psu":
+        return psu_words(name, part.maker, part.wattage)
+    if kind == "case":
+        return case_words(name, part.maker)
+    if kind == "motherboard":
+        return board_words(name, part.maker, part.chipset)
+    return cpu_words(name, part.maker)
 
 
 # -- ids, dedupe, output --------------------------------------------------------------------------------
 
-def dedupe(candidates: list[Candidate], skipped: Counter[str]) -> list[Candidate]:
+def dedupe(candidates: list[Candidate], skipped: Counter[str], matched: Iterable[str] = ()) -> list[Candidate]:
     """Keep one record of each set with the same base id and figures (colour variants, repeated listings):
-    the one with the shortest name, then the lowest uuid."""
+    the one with the shortest name, then the lowest uuid. Records in `matched` (listings of curated parts,
+    counted as such) are not counted again as skipped."""
+    counted = set(matched)
     seen: set[str] = set()
     kept = []
     for cand in sorted(candidates, key=lambda c: (len(c.data["name"]), c.uuid)):
         figures = {k: v for k, v in cand.data.items() if k not in ("name", "source")}
         key = cand.base_id + json.dumps(figures, sort_keys=True)
         if key in seen:
-            skipped["same id and figures as another record (colour variant or repeat)"] += 1
+            if cand.uuid not in counted:
+                skipped["same id and figures as another record (colour variant or repeat)"] += 1
             continue
         seen.add(key)
         kept.append(cand)
@@ -945,6 +1147,7 @@ class Context:
     chips: ChipIndex
     makers: dict[str, Makers]
     gpu_links: dict[str, tuple[int, int]]
+    curated: CuratedIndex | None = None  # listings of these parts are left out
 
 
 MAPPERS: dict[str, Callable[[dict[str, Any], Context], Candidate]] = {
@@ -1012,17 +1215,28 @@ def import_kind(kind: str, records: list[dict[str, Any]], ctx: Context) -> KindR
         except ValidationError as error:
             result.skipped[model_failure(error)] += 1
             continue
+        curated = ctx.curated.match(kind, cand) if ctx.curated is not None else None
+        if curated is not None:
+            result.matched.setdefault(curated, set()).add(cand.uuid)
         candidates.append(cand)
-    for part_id, cand in assign_ids(dedupe(candidates, result.skipped)).items():
-        model.model_validate({**cand.data, "id": part_id})  # ids are valid by construction
-        result.entries[part_id] = cand.data
+    matched = {uuid for uuids in result.matched.values() for uuid in uuids}
+    # ids are assigned with the matched listings still in, so leaving them out renames no other entry
+    for part_id, cand in assign_ids(dedupe(candidates, result.skipped, matched)).items():
+        if cand.uuid not in matched:
+            model.model_validate({**cand.data, "id": part_id})  # ids are valid by construction
+            result.entries[part_id] = cand.data
     return result
 
 
 def report(result: KindResult, path: Path, size: int, parse_seconds: float) -> None:
     skipped = sum(result.skipped.values())
-    print(f"{result.kind:12} {len(result.entries):5} imported  {skipped:5} skipped  of {result.read:5} records"
-          f"  -> {path.name} ({size / 1024:.0f} KiB, parses in {parse_seconds * 1000:.0f} ms)")
+    matched = sum(len(uuids) for uuids in result.matched.values())
+    print(f"{result.kind:12} {len(result.entries):5} imported  {skipped:5} skipped  {matched:4} of curated parts"
+          f"  of {result.read:5} records  -> {path.name} ({size / 1024:.0f} KiB, "
+          f"parses in {parse_seconds * 1000:.0f} ms)")
+    if matched:
+        print(f"{'':14}{matched:5}  listings matched to {len(result.matched)} curated parts (maker and model or part "
+              "number): left out, the curated entry is the one kept")
     for reason, count in result.skipped.most_common(6):
         print(f"{'':14}{count:5}  {reason}")
 
@@ -1032,6 +1246,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE, help="BuildCores OpenDB snapshot folder")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (catalogs/imported)")
     parser.add_argument("--chips", type=Path, default=DEFAULT_CHIPS, help="gpu-chips.toml to map boards to")
+    parser.add_argument("--curated", type=Path, default=DEFAULT_CURATED,
+                        help="folder of the curated catalogs whose parts are not imported again (catalogs)")
     return parser.parse_args(argv)
 
 
@@ -1041,10 +1257,13 @@ def main(argv: list[str] | None = None) -> int:
     check_snapshot(source)
     records = {kind: load_records(source, kind) for kind in MAPPERS}
     chips = load_chips(args.chips)
-    ctx = Context(chips, {kind: Makers(recs) for kind, recs in records.items()}, chipset_links(records["gpu"]))
+    curated = CuratedIndex(args.curated.resolve(), chips)
+    ctx = Context(chips, {kind: Makers(recs) for kind, recs in records.items()}, chipset_links(records["gpu"]),
+                  curated)
     print(f"source {source} (commit {SNAPSHOT_COMMIT[:12]}); {chips.read} chips in {args.chips.name}, "
           f"{len(chips.chips)} usable (valid PCIe cards)"
-          + (f"; invalid, not mapped: {', '.join(sorted(chips.invalid))}" if chips.invalid else ""))
+          + (f"; invalid, not mapped: {', '.join(sorted(chips.invalid))}" if chips.invalid else "")
+          + f"; {curated.read} curated parts in {args.curated.name}/")
     for kind in MAPPERS:
         result = import_kind(kind, records[kind], ctx)
         text = render(kind, result.entries)

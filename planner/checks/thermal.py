@@ -103,15 +103,21 @@ def gpu_temperature(ctx: Context) -> list[Finding]:
         if t.unthrottled_c is None or t.unthrottled_c < board.temp_target:
             continue
         past_max = t.unthrottled_c >= board.temp_max_operating
-        # an error rests on evidence: not when the case layout under the card was assumed
-        hard = past_max and not (t.floor and t.floor.assumed)
+        # an error rests on evidence: not when the case layout under the card, or the case's intake fans (when
+        # its air warms the card's inlet), were assumed
+        layout_assumed = bool(t.floor and t.floor.assumed)
+        fans_assumed = ctx.thermal.case.intake_unknown and ctx.thermal.case.rise_c > 0
+        hard = past_max and not (layout_assumed or fans_assumed)
         reach = (f"GPU{t.gpu + 1} ({board.name}) would reach {_celsius(t.unthrottled_c)} at "
                  f"{watts(t.limit_w)} ({_inlet(t)}{_where(t)}{_starved(t)}){_assumed(t)}")
         cost = _throttle_cost(ctx, t)
         if past_max and not hard:
+            basis = " and ".join(what for what, yes in (
+                ("the assumed case layout", layout_assumed),
+                (f"assumed intake fans (the catalog does not know the {ctx.build.case.name}'s)", fans_assumed)) if yes)
             message = (f"{reach}: at or past its {_celsius(board.temp_max_operating)} maximum operating temperature "
                        f"it would throttle hard{', ' + cost if cost else ''}; a warning, not an error, because it "
-                       "rests on the assumed case layout.")
+                       f"rests on {basis}.")
         elif hard:
             message = (f"{reach}, past its {_celsius(board.temp_max_operating)} maximum operating temperature: "
                        f"it will throttle hard{', ' + cost if cost else ''}.")
@@ -265,15 +271,26 @@ def case_air(ctx: Context) -> list[Finding]:
         return []
     build = ctx.build
     over = air.rise_c > params.CASE_RISE_ERROR.value
+    hard = over and not air.intake_unknown  # an error rests on the case's known intake, not on assumed fans
     gpu_heat = air.heat_w - ctx.budget.rest
-    fans = (f"; the {build.case.name} ships without intake fans, so {air.assumed_fans} fans of "
-            f"{num(params.ASSUMED_INTAKE_FAN.value)} CFM are assumed" if air.assumed_fans else "")
+    fans = f"{air.assumed_fans} fans of {num(params.ASSUMED_INTAKE_FAN.value)} CFM are assumed"
+    if air.intake_unknown:
+        fans = f"; the catalog does not know the {build.case.name}'s stock intake fans, so {fans}"
+    elif air.assumed_fans:
+        fans = f"; the {build.case.name} ships without intake fans, so {fans}"
+    else:
+        fans = ""
+    if hard:
+        verdict = "everything inside runs hot."
+    elif over:
+        verdict = ("everything inside would run hot; a warning, not an error, because it rests on the assumed fans"
+                   " (state the case's intake airflow to check it).")
+    else:
+        verdict = f"keep it under {params.CASE_RISE_WARNING.value:g} °C for cool cards and CPU."
     message = (f"The case air rises {air.rise_c:.1f} °C over the {_celsius(build.ambient)} room: {watts(air.heat_w)} "
                f"of heat inside the case (GPUs {watts(gpu_heat)}, CPU and the rest {watts(ctx.budget.rest)}) on "
                f"about {num(air.airflow_cfm)} CFM of real intake airflow ({num(air.rated_airflow_cfm)} CFM rated × "
-               f"{percent(params.EFFECTIVE_AIRFLOW_FRACTION.value)}){fans}; "
-               + ("everything inside runs hot." if over else
-                  f"keep it under {params.CASE_RISE_WARNING.value:g} °C for cool cards and CPU."))
+               f"{percent(params.EFFECTIVE_AIRFLOW_FRACTION.value)}){fans}; {verdict}")
     fixes: list[Fix] = []
     if ctx.propose_fixes:
         if airflow := _airflow_fix(ctx):  # first: more fans cost no throughput
@@ -283,9 +300,9 @@ def case_air(ctx: Context) -> list[Finding]:
                                       f"keeps the case air rise under {params.CASE_RISE_WARNING.value:g} °C",
                                       lambda thermal: thermal.case.rise_c <= params.CASE_RISE_WARNING.value))
     return [Finding(
-        code="thermal.case", severity="error" if over else "warning", message=message, subject=[build.case.id],
+        code="thermal.case", severity="error" if hard else "warning", message=message, subject=[build.case.id],
         value=round(air.rise_c, 1),
-        limit=params.CASE_RISE_ERROR.value if over else params.CASE_RISE_WARNING.value, unit="°C", fixes=fixes)]
+        limit=params.CASE_RISE_ERROR.value if hard else params.CASE_RISE_WARNING.value, unit="°C", fixes=fixes)]
 
 
 def _airflow_fix(ctx: Context) -> Fix | None:

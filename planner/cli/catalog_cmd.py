@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from planner.catalog import Catalog, builtin_dir, default_dirs, suggest
+from planner.catalog import Catalog, builtin_dir, default_dirs
 from planner.cli.common import catalog_from, console, rich_stdout, write_json
 from planner.errors import ExitCode, InputError, UnknownPartError
 from planner.fmt import printable
@@ -26,9 +26,10 @@ def run_catalog(args: argparse.Namespace) -> int:
     kind = KIND_ALIASES.get(args.kind, args.kind) if command == "list" else None
     kinds = [kind] if kind else list(KIND_MODELS)
     text = " ".join(args.text) if command == "search" else (args.search or "")
-    found = list(catalog.search(text, kinds))
+    found = [(kind, part, catalog.origin(kind, part.id)) for kind, part in catalog.search(text, kinds)]
     if args.format == "json":
-        write_json([{"kind": kind, **part.model_dump(mode="json", exclude_defaults=True)} for kind, part in found])
+        write_json([{"kind": kind, "origin": origin, **part.model_dump(mode="json", exclude_defaults=True)}
+                    for kind, part, origin in found])
     else:
         _print_list(found)
     if not found:
@@ -36,7 +37,10 @@ def run_catalog(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _print_list(found: list[tuple[str, Part]]) -> None:
+def _print_list(found: list[tuple[str, Part, str]]) -> None:
+    """One row per part; `from` marks curated entries (every figure sourced), bulk-imported ones (figures
+    completed by rule, see catalogs/ATTRIBUTION.md) and the user's own. Plain text keeps the columns scripts
+    read and adds it last."""
     from planner.describe import summary
 
     if rich_stdout():
@@ -44,35 +48,36 @@ def _print_list(found: list[tuple[str, Part]]) -> None:
         from rich.text import Text
 
         table = Table(box=None, header_style="bold")
-        for column in ("kind", "id", "name", "figures", "price"):
+        for column in ("kind", "id", "from", "name", "figures", "price"):
             table.add_column(column, overflow="fold")
-        for kind, part in found:
+        for kind, part, origin in found:
             table.add_row(*(Text(printable(cell)) for cell in (  # as text, never as rich markup
-                kind, part.id, part.name, summary(part), f"${part.price:,.0f}" if part.price else "")))
+                kind, part.id, origin, part.name, summary(part), f"${part.price:,.0f}" if part.price else "")))
         console().print(table)
         return
-    for kind, part in found:
+    for kind, part, origin in found:
         price = f"${part.price:,.0f}" if part.price else "-"
-        print("\t".join(printable(cell) for cell in (kind, part.id, part.name, summary(part), price)))
+        print("\t".join(printable(cell) for cell in (kind, part.id, part.name, summary(part), price, origin)))
 
 
 def _show(catalog: Catalog, part_id: str, fmt: str) -> int:
     hits = catalog.find(part_id)
     if not hits:
-        every = [i for kind in KIND_MODELS for i in catalog.ids(kind)]
-        raise UnknownPartError("part", part_id, suggest(part_id, every))
+        raise UnknownPartError("part", part_id, catalog.suggest_any(part_id, KIND_MODELS))
     for kind, entry in hits:
-        part = catalog.get(kind, part_id)
+        part = catalog.get(kind, entry.id)
         data = part.model_dump(mode="json", exclude_defaults=False)
         if fmt == "json":
-            resolved = {"kind": kind, "file": entry.file, "overrides": entry.overrides, **data}
+            resolved = {"kind": kind, "file": entry.file, "origin": catalog.origin_of(entry),
+                        "overrides": entry.overrides, **data}
             if isinstance(part, GpuBoard):
                 resolved = _with_chip(catalog, part, resolved)
             write_json(resolved)
             continue
-        print(printable(f"{part.name}  [{kind} {part_id}]"))
-        print(printable(f"  from {entry.file}" + (f" (overrides {', '.join(entry.overrides)})" if entry.overrides
-                                                  else "")))
+        alias = f" (alias {part_id})" if entry.id != part_id else ""
+        print(printable(f"{part.name}  [{kind} {entry.id}]{alias}"))
+        print(printable(f"  from {entry.file} ({catalog.origin_of(entry)})"
+                        + (f" (overrides {', '.join(entry.overrides)})" if entry.overrides else "")))
         for key, value in data.items():
             if key in ("id", "name") or value in (None, [], {}):
                 continue

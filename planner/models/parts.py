@@ -40,6 +40,7 @@ RamType = Literal["ddr4", "ddr5", "ddr4-rdimm", "ddr5-rdimm"]
 CpuGeneration = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
 PositiveInt = Annotated[int, Field(ge=1)]
+PartId = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9.]+)*$")]
 
 
 class Part(BaseModel):
@@ -62,6 +63,18 @@ class Part(BaseModel):
         description="Fields whose values are estimates rather than published figures.",
     )
     notes: str | None = Field(default=None, description="Anything a builder should know.")
+    aliases: list[PartId] = Field(
+        default=[],
+        description="Other ids that resolve to this entry wherever an id is accepted (a shorter or a promised"
+                    " one); unique within the kind and never another entry's id.")
+
+    @model_validator(mode="after")
+    def _aliases_distinct(self) -> Self:
+        if self.id in self.aliases:
+            raise ValueError(f"aliases: {self.id!r} is the entry's own id")
+        if len(set(self.aliases)) != len(self.aliases):
+            raise ValueError("aliases: the same alias is listed twice")
+        return self
 
 
 class Excursions(BaseModel):
@@ -323,8 +336,10 @@ class Case(Part):
                     " mounts of max_psu_length; as many as psu_bays.")
     max_psu_length: Length | None = Field(default=None, gt=80, le=400, description="Longest PSU that fits, mm.")
     vertical_gpu_mounts: int = Field(default=0, ge=0, le=16, description="Riser-fed vertical/remote GPU mounts.")
-    intake_airflow: Airflow = Field(
-        ge=0, le=2_000, description="Stock intake airflow (sum of the included intake fans' ratings), CFM.")
+    intake_airflow: Airflow | None = Field(
+        default=None, ge=0, le=2_000,
+        description="Stock intake airflow (sum of the included intake fans' ratings), CFM; 0 for a case sold without"
+                    " intake fans; absent when not published (the thermal checks then assume fans and say so).")
     max_fans: int | None = Field(default=None, ge=0, le=30, description="Fans it can hold.")
     below_slots: BelowSlots | None = Field(
         default=None,

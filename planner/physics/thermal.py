@@ -31,7 +31,7 @@ from functools import lru_cache
 from graphlib import TopologicalSorter
 from typing import Literal, NamedTuple
 
-from planner.models.parts import GpuBoard
+from planner.models.parts import Case, GpuBoard
 from planner.physics import params
 from planner.placement import Placement
 from planner.resolve import ResolvedBuild
@@ -90,9 +90,10 @@ class CaseAir(NamedTuple):
     heat_w: float
     rated_airflow_cfm: float  # the intake fans' free-air ratings (assumed fans when the case ships with none)
     airflow_cfm: float  # effective: after filters and mesh
-    assumed_fans: int | None  # intake fans assumed because the case ships without any
+    assumed_fans: int | None  # intake fans assumed because the case ships without any (or its intake is unknown)
     rise_c: float  # 0 on an open frame
     open_frame: bool
+    intake_unknown: bool = False  # the catalog does not know the case's stock intake: the fans are an assumption
 
 
 class Thermal(NamedTuple):
@@ -110,9 +111,19 @@ def case_share(board: GpuBoard) -> float:
     return CASE_SHARE[board.cooler].value
 
 
+def intake_unknown(case: Case) -> bool:
+    """The case's stock intake airflow is not known: absent, or 0 marked as an estimate (fans not confirmed)."""
+    if case.open_frame:
+        return False
+    return case.intake_airflow is None or (case.intake_airflow == 0 and "intake_airflow" in case.estimated)
+
+
 def case_airflow(build: ResolvedBuild) -> tuple[float, int | None]:
-    """Rated intake airflow in CFM, and the intake fans assumed when the case ships without any."""
-    if build.case.intake_airflow > 0 or build.case.open_frame:
+    """Rated intake airflow in CFM, and the intake fans assumed when the case ships without any or its stock
+    intake is not known."""
+    if build.case.open_frame:
+        return build.case.intake_airflow or 0.0, None
+    if build.case.intake_airflow and not intake_unknown(build.case):
         return build.case.intake_airflow, None
     fans = build.extras.fans if build.extras.fans is not None else int(params.DEFAULT_FANS.value)
     intake_fans = max(fans - 1, 1)  # one of them exhausts, as the DC budget's default assumes
@@ -130,7 +141,7 @@ def case_air(build: ResolvedBuild, rest_w: float) -> CaseAir:
     if build.case.open_frame:
         return CaseAir(heat, rated, float("inf"), assumed, 0.0, True)
     effective = rated * params.EFFECTIVE_AIRFLOW_FRACTION.value
-    return CaseAir(heat, rated, effective, assumed, _air_rise(heat, effective), False)
+    return CaseAir(heat, rated, effective, assumed, _air_rise(heat, effective), False, intake_unknown(build.case))
 
 
 #: One card on the airflow graph: its index, whether it draws its air from below, the slot positions its

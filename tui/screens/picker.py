@@ -78,7 +78,8 @@ class CatalogPicker(ModalScreen[str | None]):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         part = self.parts.get(str(event.row_key.value))
         if part is not None:
-            lines = [part.name, summary(part), f"source: {part.source}"]
+            origin = self.catalog.origin(self.kind, part.id)
+            lines = [f"{part.name} ({origin})", summary(part), f"source: {part.source}"]
             lines += [f"estimated: {', '.join(part.estimated)}"] if part.estimated else []
             self.query_one("#details", Static).update(Text("\n").join(plain(line) for line in lines))
 
@@ -93,9 +94,10 @@ class CatalogPicker(ModalScreen[str | None]):
         self.parts = {p.id: p for p in found[:MAX_ROWS]}
         table = self.query_one("#results", DataTable)
         table.clear(columns=True)  # columns size to what is shown, not to the widest id ever listed
-        table.add_columns("Id", "Name", "Figures", "Price")
+        table.add_columns("Id", "From", "Name", "Figures", "Price")
         for part in self.parts.values():
-            table.add_row(plain(part.id), plain(part.name), plain(summary(part)),
+            table.add_row(plain(part.id), self.catalog.origin(self.kind, part.id), plain(part.name),
+                          plain(summary(part)),
                           f"${part.price:,.0f}" if part.price else "", key=part.id)
         title = self.query_one("#title", Label)
         more = f" (first {MAX_ROWS})" if len(found) > MAX_ROWS else ""
