@@ -135,3 +135,19 @@ def test_the_fixes_of_one_check_share_one_allowance_of_states(monkeypatch: pytes
     # the build's own search, then at most the allowance (the search it runs out in stops one state past it)
     assert visited[0] <= STATE_BUDGET
     assert sum(visited[1:]) <= 5_000 + 1
+
+
+def test_a_card_that_only_an_open_frame_would_hold_gets_no_case_fix_and_no_crash(tmp_path: Path) -> None:
+    # a 3-slot card in a slot at position 20 runs past any case (20 positions at most); an endless frame
+    # holds it, so bigger_case looked for a case size above 20 and raised StopIteration
+    build = tmp_path / "last-position.toml"
+    build.write_text('name = "A slot at the last position"\ncpu = "amd-epyc-7543p"\n'
+                     'case = { base = "generic-8-gpu-aluminium-mining-frame", expansion_slots = 20, '
+                     'open_frame = false }\n[[psu]]\npart = "corsair-hx1200i"\n'
+                     '[motherboard]\nbase = "asrock-rack-romed8-2t"\nslots = [\n'
+                     '  { name = "S17", position = 17, size = 16, lanes = 16, gen = 4, source = "cpu" },\n'
+                     '  { name = "S20", position = 20, size = 16, lanes = 16, gen = 4, source = "cpu" },\n]\n'
+                     '[[gpu]]\npart = "nvidia-rtx-3090-fe"\ncount = 2\npower_limit = "200 W"\n')
+    report = check_file(build, Catalog())
+    placement = next(f for f in report.findings if f.code == "slot.placement")
+    assert not any("expansion slots" in fix.description for fix in placement.fixes)
