@@ -62,6 +62,11 @@ class Summary(NamedTuple):
     price_missing: list[str]  # Parts without a price in the catalog.
     assumptions: list[str]
 
+    @property
+    def price_unknown(self) -> bool:
+        """No part has a price: the total is not $0 but unknown."""
+        return bool(self.price_missing) and not self.price_usd
+
 
 class Report(NamedTuple):
     file: str

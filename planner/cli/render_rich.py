@@ -52,7 +52,8 @@ def _totals(report: Report) -> Table:
         parts[(g.part, g.power_limit_w)] = parts.get((g.part, g.power_limit_w), 0) + 1
     for (part, limit), count in parts.items():
         table.add_row("GPUs", f"{count} × {part} at {watts(limit)}")
-    table.add_row("Price", usd(s.price_usd) + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else ""))
+    table.add_row("Price", "unknown (no part has a price in the catalog)" if s.price_unknown else
+                  usd(s.price_usd) + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else ""))
     for a in s.assumptions:
         table.add_row("Assumed", a)
     return table

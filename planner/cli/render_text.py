@@ -40,7 +40,9 @@ def render_report(report: Report) -> str:
     for (part, limit), names in groups.items():
         lines.append(f"  {len(names)} × {part} at {watts(limit)}: {', '.join(names)}")
     price = usd(s.price_usd)
-    if s.price_missing:
+    if s.price_unknown:
+        price = "unknown (no part of this build has a price in the catalog)"
+    elif s.price_missing:
         price += f" (without {', '.join(s.price_missing)}: no price in the catalog)"
     lines.append(f"  Price: {price}")
     for a in s.assumptions:
