@@ -193,6 +193,8 @@ class Catalog:
         if text is None:
             text = self._texts[path] = "\n" + _read_text(path)
         start = text.find(f"\n{part_id} = {{")
+        if start >= 0 and _defined_again(text, part_id):
+            start = -1  # the id is defined twice (invalid TOML): parse it all, so its error is the file's
         if start >= 0:
             end = text.find("\n", start + 1)
             try:
@@ -486,6 +488,16 @@ def _validated(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
         except ValidationError:
             continue
     return valid
+
+
+def _defined_again(text: str, part_id: str) -> bool:
+    """Whether a catalog file's text defines `part_id` at the start of more than one line (as `id = …`,
+    `id.field = …`, `[id]`, `[id.…]`, quoted or not): that makes the whole file invalid TOML, so the one-line
+    fast path must not pick either definition. ~0.5 ms for a 1 MB file whose text names the id once."""
+    if text.count(part_id) < 2:
+        return False
+    key = re.compile(r"\n\[?[\"']?" + re.escape(part_id) + r"[\"']?\s*[=.\]]")
+    return len(key.findall(text)) > 1
 
 
 def _read_text(path: Path) -> str:

@@ -64,6 +64,11 @@ class Summary(NamedTuple):
     user_prices: dict[str, str]  # Parts whose price is the user's: "price file prices.toml:3 (…)" or "build file".
     assumptions: list[str]
 
+    @property
+    def price_unknown(self) -> bool:
+        """No part has a price: the total is not $0 but unknown."""
+        return bool(self.price_missing) and not self.price_usd
+
 
 class Report(NamedTuple):
     file: str

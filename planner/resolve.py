@@ -186,6 +186,17 @@ def _hint(suggestions: list[str]) -> str:
     return f"; did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
 
 
+def _unknown_chip(r: Resolver, ref: Any, chip: str, suggestions: list[str], index: int) -> InputError:
+    """A GPU board's chip that no catalog holds, reported where it is written: the build file's line when the
+    build names the chip itself (an inline part), else the catalog entry of the board (or of its base), as
+    `planner catalog validate` reports it."""
+    if isinstance(ref, dict) and "chip" in ref:
+        return r.error(f"unknown gpu-chip id {chip!r}{_hint(suggestions)}", ("gpu", index, "part", "chip"))
+    board_id = ref if isinstance(ref, str) else ref.get("base")
+    entry = r.catalog.entry("gpu", str(board_id))
+    return CatalogError(f"unknown chip {chip!r}{_hint(suggestions)}", file=entry.file, entry=entry.id, field="chip")
+
+
 def resolve(spec: BuildFile, raw: dict[str, Any], catalog: Catalog, *, label: str, text: str | None = None,
             region: Region | None = None) -> ResolvedBuild:
     """Resolve every part reference of a validated build file."""
@@ -238,8 +249,7 @@ def resolve(spec: BuildFile, raw: dict[str, Any], catalog: Catalog, *, label: st
         try:
             chip = catalog.typed("gpu-chip", board.chip, GpuChip)
         except UnknownPartError as unknown:
-            raise r.error(f"unknown gpu-chip id {board.chip!r}{_hint(unknown.suggestions)}",
-                          ("gpu", i, "part")) from None
+            raise _unknown_chip(r, g.part, board.chip, unknown.suggestions, i) from None
         except CatalogError as bad:
             raise r.error(f"the chip's catalog entry is invalid: {bad}", ("gpu", i, "part")) from None
         riser = r.part("riser", g.riser, ("gpu", i, "riser"), Riser) if g.riser is not None else None

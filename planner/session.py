@@ -108,9 +108,10 @@ class BuildSession:
         try:
             spec = validate(data, text, label)
             build = resolve(spec, data, self.catalog, label=label, text=text, region=self.settings.region)
+            report = check_build(build, self.catalog, self.settings)  # InputError: placement too large to search
         except InputError as error:
             return CheckResult(None, None, [], str(error))
-        return CheckResult(check_build(build, self.catalog, self.settings), build, [], None)
+        return CheckResult(report, build, [], None)
 
     def rows(self) -> list[PartRow]:
         """The parts list, grouped by kind."""

@@ -87,4 +87,7 @@ def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes
         known = Context(changed, catalog, settings, propose_fixes=False, placement=placement)
         return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=(*_UNMOVED, *INFORMING),
                             context=known), *fit]
-    return run_checks(changed, catalog, settings, propose_fixes=False, skip=INFORMING)
+    try:
+        return run_checks(changed, catalog, settings, propose_fixes=False, skip=INFORMING)
+    except InputError:  # its placement is too large to search (PlacementTooLarge): not a fix we can vouch for
+        return None

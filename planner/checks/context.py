@@ -16,6 +16,7 @@ from planner.physics.power import DcBudget, dc_budget, psu_rating
 from planner.physics.slowdown import BuildPerf, build_performance
 from planner.physics.thermal import Thermal, thermal_model
 from planner.placement import Placement, place
+from planner.placement.solver import SearchAllowance
 from planner.resolve import ResolvedBuild
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class Context:
         self.errors_before = errors_before if errors_before is not None else set()
         #: findings of re-checked changes, by the changes' repr (see fix)
         self._rechecked: dict[str, list[Finding] | None] = {}
+        #: placement searches the fixes of this run may still make (planner/placement/solver.py)
+        self.placement_allowance = SearchAllowance()
         if placement is not None:  # where the cards sit, when the caller knows it (an edit that moves none)
             self.__dict__["placement"] = placement  # seeds the cached property
 

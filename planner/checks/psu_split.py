@@ -53,23 +53,23 @@ def psu_split(ctx: Context) -> list[Finding]:
         subject = [p.part.id for p in build.psus]
         value, limit, unit = worst.load, worst.rating, "W"
     return [Finding(code="psu.split", severity="error", message=message, subject=subject, value=value, limit=limit,
-                    unit=unit, fixes=_fixes(ctx, found.kind if found else "split", subject))]
+                    unit=unit, fixes=_fixes(ctx, found.kind if found else "split", subject,
+                                            found.circuits if found else ()))]
 
 
-def _fixes(ctx: Context, kind: str, subject: list[str]) -> list[Fix]:
+def _fixes(ctx: Context, kind: str, subject: list[str], circuits: tuple[str, ...]) -> list[Fix]:
     if not ctx.propose_fixes:
         return []
     build, split = ctx.build, ctx.power_split
     fixes: list[Fix] = []
     if kind == "circuit":
-        for circuit in split.circuits:
-            if circuit.outlet.id in subject:
-                if move := move_psu_fix(ctx, circuit.name, "psu.split"):
-                    fixes.append(move)
-                fixes.extend(outlet_fixes(ctx, circuit.name, "psu.split"))
-                if second := second_circuit_fix(ctx, circuit.name, "psu.split"):
-                    fixes.append(second)
-                break
+        # the limiting circuit by name: another circuit with the same outlet (one with no PSU, say) is not it
+        for name in circuits[:1]:
+            if move := move_psu_fix(ctx, name, "psu.split"):
+                fixes.append(move)
+            fixes.extend(outlet_fixes(ctx, name, "psu.split"))
+            if second := second_circuit_fix(ctx, name, "psu.split"):
+                fixes.append(second)
         return fixes
     if unpin := _unpin_fix(ctx):
         fixes.append(unpin)

@@ -21,7 +21,7 @@ from planner.models.parts import Riser
 from planner.physics import params
 from planner.placement.explain import shortfall
 from planner.placement.from_build import problem_of
-from planner.placement.solver import Problem, solve
+from planner.placement.solver import Problem, solve_within
 
 
 def riser_problem(riser: Riser, gen: int, validated: bool = False) -> str | None:
@@ -86,7 +86,8 @@ def _off_risers(ctx: Context, problem: Problem) -> list[Fix]:
     """Take the cards off their riser cables and into slots, when they all fit there."""
     needs = tuple(n._replace(on_mount=False, width=math.ceil(ctx.build.gpus[n.gpu].board.slot_width),
                              riser=None, riser_lanes=None) if n.on_mount else n for n in problem.needs)
-    if solve(problem._replace(needs=needs)).placed < len(needs):
+    solution = solve_within(problem._replace(needs=needs), ctx.placement_allowance)
+    if solution is None or solution.placed < len(needs):
         return []
     tables: list[dict[str, Any]] = []
     for table in ctx.build.raw["gpu"]:

@@ -9,7 +9,6 @@ import copy
 import json
 import math
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from typing import Any
 
 from planner.checks.case import cases_for
@@ -20,18 +19,18 @@ from planner.fmt import price_text
 from planner.models.parts import Case, GpuBoard, GpuChip, Riser
 from planner.placement.from_build import problem_of
 from planner.placement.layout import CARD_SLOT_SIZE, OPEN_AIR_COOLERS, CardNeed, Layout
-from planner.placement.solver import Problem, solve
+from planner.placement.solver import Problem, solve_within
 from planner.resolve import GpuInstance
 
 MAX_FIXES = 2  # suggestions of each sort
 MAX_TRIES = 8  # candidates re-checked as whole builds, at most, for each sort
 
 
-@lru_cache(maxsize=512)
-def _fits(problem: Problem) -> bool:
-    """Does every GPU get a mount? Cached: many candidate cards pose the same problem (same width, cooler
-    type and lanes), and the TUI asks again on every edit."""
-    return solve(problem).placed == len(problem.needs)
+def _fits(ctx: Context, problem: Problem) -> bool:
+    """Does every GPU get a mount? The searches of one run's fixes share one allowance of states
+    (planner/placement/solver.py): past it a candidate counts as not fitting, and is not offered."""
+    solution = solve_within(problem, ctx.placement_allowance)
+    return solution is not None and solution.placed == len(problem.needs)
 
 
 def slots_enough(problem: Problem) -> bool:
@@ -39,11 +38,6 @@ def slots_enough(problem: Problem) -> bool:
     GPUs, no card, riser or case fixes it (only another board)."""
     full = sum(1 for s in problem.layout.slots if s.size >= CARD_SLOT_SIZE)
     return len(problem.needs) <= full
-
-
-def fits_cache_clear() -> None:
-    """Forget the cached answers (benchmarks measure the work itself)."""
-    _fits.cache_clear()
 
 
 def _by_price(part: Any) -> tuple[bool, float, str]:
@@ -71,7 +65,7 @@ def thinner_cards(ctx: Context, code: str) -> list[Fix]:
         cards = spec_cards(ctx, spec)
         current, chip = cards[0].board, cards[0].chip
         slimmest = tuple(n._replace(width=1) if ctx.build.gpus[n.gpu].spec_index == spec else n for n in problem.needs)
-        if not _fits(problem._replace(needs=slimmest)):
+        if not _fits(ctx, problem._replace(needs=slimmest)):
             continue  # not even 1-slot cards would all fit
         if boards is None:
             boards = [b for b in ctx.catalog.all("gpu", curated=True) if isinstance(b, GpuBoard)]
@@ -79,7 +73,7 @@ def thinner_cards(ctx: Context, code: str) -> list[Fix]:
         for board in _thinner_boards(ctx, boards, current, chip):
             needs = tuple(_swapped(n, board) if ctx.build.gpus[n.gpu].spec_index == spec else n
                           for n in problem.needs)
-            if not _fits(problem._replace(needs=needs)):
+            if not _fits(ctx, problem._replace(needs=needs)):
                 continue
             slots = math.ceil(board.slot_width)
             fix = ctx.fix(f"use {slots}-slot cards: the {board.name} ({board.id}{price_text(board)}, {slots}-slot "
@@ -134,7 +128,7 @@ def risers_to_mounts(ctx: Context, code: str, riser_ok: Callable[[Riser, int], b
         if cards[0].riser is not None or any(g.slot for g in cards):
             continue
         lanes = cards[0].board.pcie_lanes
-        if not _fits(Problem(problem.layout._replace(case_end=None, mounts=len(build.gpus)),
+        if not _fits(ctx, Problem(problem.layout._replace(case_end=None, mounts=len(build.gpus)),
                              _on_risers(problem.needs, cards, "riser", lanes))):
             continue  # not even with every card of this table on a riser, in an endless case
         riser = _riser_for(ctx, cards[0], riser_ok)
@@ -142,15 +136,15 @@ def risers_to_mounts(ctx: Context, code: str, riser_ok: Callable[[Riser, int], b
             continue
         for moved in range(1, len(cards) + 1):
             needs = _on_risers(problem.needs, cards[-moved:], riser.id, riser.lanes)
-            if _fits(Problem(problem.layout, needs)):
+            if _fits(ctx, Problem(problem.layout, needs)):
                 case: Case | None = build.case
-            elif not _fits(Problem(problem.layout._replace(case_end=None, mounts=moved), needs)):
+            elif not _fits(ctx, Problem(problem.layout._replace(case_end=None, mounts=moved), needs)):
                 continue  # no case at all would hold this split
             else:
                 if with_mounts is None:
                     with_mounts = [c for c in cases_for(ctx) if c.vertical_gpu_mounts]
                 case = next((c for c in with_mounts if c.vertical_gpu_mounts >= moved
-                             and _fits(Problem(with_case(problem.layout, c), needs))), None)
+                             and _fits(ctx, Problem(with_case(problem.layout, c), needs))), None)
             if case is None:
                 continue
             changes = [Change(path="gpu", value=_split(build.raw["gpu"], spec, moved, riser.id))]
@@ -203,13 +197,15 @@ def bigger_case(ctx: Context, code: str) -> list[Fix]:
     layout = problem.layout
     if layout.case_end is None or not slots_enough(problem):
         return []
-    if not _fits(Problem(layout._replace(case_end=None), problem.needs)):
+    if not _fits(ctx, Problem(layout._replace(case_end=None), problem.needs)):
         return []  # not even an endless case would do: the board's slots are the limit
-    needed = next(end for end in range(layout.case_end + 1, 21)
-                  if _fits(Problem(layout._replace(case_end=end), problem.needs)))
+    needed = next((end for end in range(layout.case_end + 1, 21)
+                   if _fits(ctx, Problem(layout._replace(case_end=end), problem.needs))), None)
+    if needed is None:
+        return []  # only an open frame would do (a cooler runs past position 20), or the search ran out
     tries = [(f"use a case with ≥ {needed} expansion slots: the {case.name} ({case.id}{price_text(case)}, "
               f"{case.expansion_slots} slots)", [Change(path="case", value=case.id)])
-             for case in cases_for(ctx) if _fits(Problem(with_case(layout, case), problem.needs))]
+             for case in cases_for(ctx) if _fits(ctx, Problem(with_case(layout, case), problem.needs))]
     return verified(ctx, tries, code)
 
 
@@ -223,8 +219,8 @@ def solver_slots(ctx: Context, specs: set[int], code: str) -> list[Fix]:
     """Let the solver place the cards of the [[gpu]] tables `specs` (which name slots that clash)."""
     problem = problem_of(ctx.build)
     needs = tuple(n._replace(slot=None) if ctx.build.gpus[n.gpu].spec_index in specs else n for n in problem.needs)
-    solution = solve(problem._replace(needs=needs))
-    if solution.placed < len(needs):
+    solution = solve_within(problem._replace(needs=needs), ctx.placement_allowance)
+    if solution is None or solution.placed < len(needs):
         return []
     changes: list[Change] = []
     for spec in sorted(specs):

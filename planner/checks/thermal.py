@@ -106,7 +106,7 @@ def gpu_temperature(ctx: Context) -> list[Finding]:
         # an error rests on evidence: not when the case layout under the card, or the case's intake fans (when
         # its air warms the card's inlet), were assumed
         layout_assumed = bool(t.floor and t.floor.assumed)
-        fans_assumed = ctx.thermal.case.intake_unknown and ctx.thermal.case.rise_c > 0
+        fans_assumed = ctx.thermal.case.intake_unknown and (ctx.thermal.case.rise_c or 0.0) > 0
         hard = past_max and not (layout_assumed or fans_assumed)
         reach = (f"GPU{t.gpu + 1} ({board.name}) would reach {_celsius(t.unthrottled_c)} at "
                  f"{watts(t.limit_w)} ({_inlet(t)}{_where(t)}{_starved(t)}){_assumed(t)}")
@@ -267,6 +267,8 @@ def _server_cases(ctx: Context) -> list[Fix]:
 def case_air(ctx: Context) -> list[Finding]:
     """The case air's rise over the room from the heat released inside and the intake airflow."""
     air = ctx.thermal.case
+    if air.rise_c is None:
+        return [_no_airflow(ctx)]
     if air.open_frame or air.rise_c <= params.CASE_RISE_WARNING.value:
         return []
     build = ctx.build
@@ -298,11 +300,28 @@ def case_air(ctx: Context) -> list[Finding]:
         if over:  # for a warning, cutting the GPUs' speed to warm the case less is rarely worth it
             fixes.extend(_thermal_fix(ctx, "thermal.case",
                                       f"keeps the case air rise under {params.CASE_RISE_WARNING.value:g} °C",
-                                      lambda thermal: thermal.case.rise_c <= params.CASE_RISE_WARNING.value))
+                                      lambda thermal: thermal.case.rise_c is not None
+                                      and thermal.case.rise_c <= params.CASE_RISE_WARNING.value))
     return [Finding(
         code="thermal.case", severity="error" if hard else "warning", message=message, subject=[build.case.id],
         value=round(air.rise_c, 1),
         limit=params.CASE_RISE_ERROR.value if hard else params.CASE_RISE_WARNING.value, unit="°C", fixes=fixes)]
+
+
+def _no_airflow(ctx: Context) -> Finding:
+    """An enclosed case that ships without fans, in a build that says it has none: nothing but the cards' and
+    the PSU's own fans moves the heat out, and the model has no figure for the case air or the cards."""
+    build, air = ctx.build, ctx.thermal.case
+    fix = _airflow_fix(ctx) if ctx.propose_fixes else None
+    estimated = "intake_airflow" in build.case.estimated  # that it ships without fans is then an assumption
+    return Finding(
+        code="thermal.case", severity="warning" if estimated else "error",
+        message=f"No fan moves air through the case: the {build.case.name} ships without intake fans"
+                f"{' (an estimate: check what it ships with)' if estimated else ''} and [extras] says fans = 0, "
+                f"so the {watts(air.heat_w)} of heat released inside (GPUs {watts(air.heat_w - ctx.budget.rest)}, "
+                f"CPU and the rest {watts(ctx.budget.rest)}) has no forced way out; the case air and the cards' "
+                "temperatures cannot be predicted.",
+        subject=[build.case.id], value=0, limit=None, unit="CFM", fixes=[fix] if fix else [])
 
 
 def _airflow_fix(ctx: Context) -> Fix | None:

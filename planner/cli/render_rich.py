@@ -61,8 +61,10 @@ def _totals(report: Report) -> Table:
     for (part, limit), count in parts.items():
         table.add_row("GPUs", _text(f"{count} × {part} at {watts(limit)}"))
     dates = dates_text(s.price_dates)
-    table.add_row("Price", _text(usd(s.price_usd) + (f", prices {dates}" if dates else "")
-                                 + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else "")))
+    price = ("unknown (no part has a price in the catalog)" if s.price_unknown else
+             usd(s.price_usd) + (f", prices {dates}" if dates else "")
+             + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else ""))
+    table.add_row("Price", _text(price))
     for part, origin in s.user_prices.items():
         table.add_row("Your price", _text(f"{part} from the {origin}"))
     for a in s.assumptions:

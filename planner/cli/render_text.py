@@ -41,9 +41,11 @@ def render_report(report: Report) -> str:
     for (part, limit), names in groups.items():
         lines.append(f"  {len(names)} × {part} at {watts(limit)}: {', '.join(names)}")
     price = usd(s.price_usd)
-    if dates := dates_text(s.price_dates):
+    if s.price_unknown:
+        price = "unknown (no part of this build has a price in the catalog)"
+    elif dates := dates_text(s.price_dates):
         price += f", prices {dates}"
-    if s.price_missing:
+    if s.price_missing and not s.price_unknown:
         price += f" (without {', '.join(s.price_missing)}: no price in the catalog)"
     lines.append(f"  Price: {price}")
     lines.extend(f"  Your price: {part} from the {origin}" for part, origin in s.user_prices.items())

@@ -63,6 +63,7 @@ class Bottleneck(NamedTuple):
     wanted: float
     deliverable: float
     unit: str  # "W" or PLUG_UNIT
+    circuits: tuple[str, ...] = ()  # names of the limiting circuits (several may share one outlet id)
 
 
 def delivery_graph(build: ResolvedBuild, budget: DcBudget) -> DiGraph:
@@ -77,6 +78,7 @@ def delivery_graph(build: ResolvedBuild, budget: DcBudget) -> DiGraph:
         breaker = outlet.voltage * outlet.breaker_current  # the sustained load its breaker holds (UL 489, IEC 60898-1)
         dc = max(0.0, breaker - circuit.other_load) * worst
         graph.add_edge(WALL, ("circuit", circuit.name), watts=dc, kind="circuit", subject=outlet.id,
+                       circuit=circuit.name,  # its name: several circuits may share an outlet id
                        name=f"circuit {circuit.name!r} ({outlet.standard}: {watts(breaker)} breaker rating"
                             + (f" less {watts(circuit.other_load)} other load" if circuit.other_load
                                else "") + f" ≈ {watts(dc)} DC)")
@@ -158,7 +160,8 @@ def bottleneck(build: ResolvedBuild, budget: DcBudget) -> Bottleneck | None:
         cut.sort(key=lambda data: order[data["kind"]])
         names = tuple(dict.fromkeys(data["name"] for data in cut))
         subject = tuple(dict.fromkeys(data["subject"] for data in cut))
-        return Bottleneck(cut[0]["kind"] if cut else "split", names, subject, wanted, deliverable, unit)
+        circuits = tuple(data["circuit"] for data in cut if "circuit" in data)
+        return Bottleneck(cut[0]["kind"] if cut else "split", names, subject, wanted, deliverable, unit, circuits)
     return None
 
 

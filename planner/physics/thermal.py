@@ -91,7 +91,7 @@ class CaseAir(NamedTuple):
     rated_airflow_cfm: float  # the intake fans' free-air ratings (assumed fans when the case ships with none)
     airflow_cfm: float  # effective: after filters and mesh
     assumed_fans: int | None  # intake fans assumed because the case ships without any (or its intake is unknown)
-    rise_c: float  # 0 on an open frame
+    rise_c: float | None  # 0 on an open frame; None: no fan moves air through an enclosed case (unknown)
     open_frame: bool
     intake_unknown: bool = False  # the catalog does not know the case's stock intake: the fans are an assumption
 
@@ -120,12 +120,14 @@ def intake_unknown(case: Case) -> bool:
 
 def case_airflow(build: ResolvedBuild) -> tuple[float, int | None]:
     """Rated intake airflow in CFM, and the intake fans assumed when the case ships without any or its stock
-    intake is not known."""
+    intake is not known (0 CFM when the build says it has no fans: `[extras] fans = 0`)."""
     if build.case.open_frame:
         return build.case.intake_airflow or 0.0, None
     if build.case.intake_airflow and not intake_unknown(build.case):
         return build.case.intake_airflow, None
     fans = build.extras.fans if build.extras.fans is not None else int(params.DEFAULT_FANS.value)
+    if fans == 0:
+        return 0.0, None
     intake_fans = max(fans - 1, 1)  # one of them exhausts, as the DC budget's default assumes
     return intake_fans * params.ASSUMED_INTAKE_FAN.value, intake_fans
 
@@ -141,6 +143,8 @@ def case_air(build: ResolvedBuild, rest_w: float) -> CaseAir:
     if build.case.open_frame:
         return CaseAir(heat, rated, float("inf"), assumed, 0.0, True)
     effective = rated * params.EFFECTIVE_AIRFLOW_FRACTION.value
+    if effective <= 0:  # no fan at all: the model has no figure for the rise (thermal.case says so)
+        return CaseAir(heat, rated, 0.0, assumed, None, False, intake_unknown(build.case))
     return CaseAir(heat, rated, effective, assumed, _air_rise(heat, effective), False, intake_unknown(build.case))
 
 
@@ -247,6 +251,7 @@ def thermal_model(build: ResolvedBuild, placement: Placement, rest_w: float) -> 
     air = case_air(build, rest_w)
     below, sandwiched, floored, where, order = _airflow(build, placement)
     server_airflow = build.case.server_airflow
+    still_air = air.rise_c is None  # an enclosed case with no fan: no card's temperature can be predicted
     results: dict[int, GpuThermal] = {}
     exhaust: dict[int, float] = {}
     for index in order:
@@ -256,7 +261,9 @@ def thermal_model(build: ResolvedBuild, placement: Placement, rest_w: float) -> 
         penalty = (params.SANDWICH_PENALTY.value if index in sandwiched else
                    params.FLOOR_STARVED_PENALTY.value if floor else 1.0)
         terms: list[InletTerm] = [("room", build.ambient)]
-        if where[index] == "slot-row":
+        if still_air:
+            pass  # no airflow through the case: its air temperature is unknown (the inlet is the room's at least)
+        elif where[index] == "slot-row":
             heat_below = sum(case_share(build.gpus[j].board) * results[j].power_w for j in below[index])
             if heat_below and not air.open_frame:
                 terms.append(("case air warmed by the cards below", _air_rise(heat_below, air.airflow_cfm)))
@@ -273,11 +280,11 @@ def thermal_model(build: ResolvedBuild, placement: Placement, rest_w: float) -> 
                 if floor.psu:
                     heat = params.PSU_BELOW_HEAT_SHARE.value * psu_loss(build, rest_w)
                     terms.append(("the PSU below", _air_rise(heat, params.CARD_AIRFLOW.value / penalty)))
-        elif not air.open_frame:
+        elif not air.open_frame and air.rise_c is not None:
             terms.append(("well-mixed case air", params.CASE_AIR_MIX.value * air.rise_c))
         inlet = sum(t for _, t in terms)
         resistance = thermal_resistance(board) * penalty
-        if board.cooler == "passive" and not server_airflow:
+        if (board.cooler == "passive" and not server_airflow) or still_air:
             results[index] = GpuThermal(index, where[index], inlet, None, None, limit, limit, sandwiched.get(index),
                                         floor, tuple(terms))
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from planner.placement import GpuMount, Placement
 from planner.placement.explain import why_unplaced
 from planner.placement.layout import covered, layout_of, link_gen, needs_of, slot_lanes
-from planner.placement.solver import Problem, Solution, solve
+from planner.placement.solver import PlacementTooLarge, Problem, Solution, solve
 from planner.resolve import ResolvedBuild
 
 MOUNT_PREFIX = "vertical-"
@@ -19,7 +19,10 @@ def problem_of(build: ResolvedBuild) -> Problem:
 def place_build(build: ResolvedBuild) -> Placement:
     """Solve the build's placement and describe each GPU's mount."""
     problem = problem_of(build)
-    solution = solve(problem)
+    try:
+        solution = solve(problem)
+    except PlacementTooLarge as error:
+        raise PlacementTooLarge(error.message, file=build.file) from None
     return placement_of(problem, solution)
 
 

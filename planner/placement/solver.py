@@ -16,10 +16,14 @@ Among the valid placements the best is, comparing in this order (`score`, each a
 How: each criterion is a sum over the cards (lanes compare like counts of x16, then x15, … cards, so a
 card at x16 is worth more than any number of narrower ones: weights 17^lanes), so one integer holds the
 whole score and a dynamic programme over (slot, next free position, cards left of each kind, mounts left,
-the open-air card waiting for its gap) finds the maximum exactly. Cards of the same kind are
-interchangeable, so identical cards are never permuted. Lane-sharing rules couple slots far apart: the
-programme runs once for each used/empty choice of the slots that trigger a rule (few, usually none), so
-every slot's lanes are known in advance. Tests compare the result with brute force over every assignment.
+the open-air card waiting for its gap, the used/empty choices of the sharing slots still open) finds the
+maximum exactly. Cards of the same kind are interchangeable, so identical cards are never permuted.
+Lane-sharing rules couple slots far apart: a rule of slot a triggered by slot t is decided at the upper of
+the two (t used or empty) and carried down to the lower, where it is read or enforced, so the state holds
+only the choices still open (a ring of rules, each slot narrowed by the next, holds two or three), and
+never more "used" triggers ahead than cards left to fill them. Past `STATE_BUDGET` states the search stops
+with PlacementTooLarge (a clear message, never a guess). Tests compare the result with brute force over
+every assignment.
 
 Plain Python, no networkx: it runs on every `planner check`, where importing networkx (~0.25 s) is not
 affordable.
@@ -27,9 +31,10 @@ affordable.
 
 
 import itertools
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
+from planner.errors import InputError
 from planner.physics import params
 from planner.placement.layout import CardNeed, Layout, covered, slot_lanes
 
@@ -52,6 +57,7 @@ class Solution(NamedTuple):
     slots: tuple[str | None, ...]
     mounts: tuple[int | None, ...]
     score: Score
+    states: int = 0  # states the search visited (0: not searched)
 
     @property
     def placed(self) -> int:
@@ -102,17 +108,71 @@ def _gap_below(bottom: int, next_top: int | None, case_end: int | None) -> int:
     return int(params.OPEN_AIR_GAP_CAP.value) if case_end is None else case_end - bottom
 
 
-@lru_cache(maxsize=256)
+class PlacementTooLarge(InputError):
+    """The exact search would pass `STATE_BUDGET` states: the build is refused with a clear message rather
+    than checked for seconds (or a wrong placement guessed). Naming the GPUs' slots shrinks the search."""
+
+
+#: States the exact search may visit (each a slot, the positions and cards left, the mounts and the
+#: used/empty choices of the lane-sharing slots still open) before it gives up: ~0.15 s of plain Python.
+#: The example builds need at most ~120, the synthetic worst case of benchmarks/placement.py (eight kinds of
+#: card, sharing rules) ~2,500; only contrived layouts — nine or more kinds of card on 20 slots, or sharing
+#: rules that tie many slots to distant ones — come near it.
+STATE_BUDGET = 20_000
+#: States the searches of one check run's fixes (another case, thinner cards, cards on risers: dozens of
+#: variants of the build) may visit together. The example builds' fixes need at most ~600.
+FIX_SEARCH_STATES = 20_000
+
+#: Solved problems: a check run, the re-checks of its fixes (a power limit leaves the placement problem as it
+#: was) and the TUI's edits pose the same problem again.
+_SOLVED: dict[Problem, Solution] = {}
+
+
 def solve(problem: Problem) -> Solution:
-    """The best placement (see the module docstring); exact. Cached: a check run, the re-checks of its fixes
-    (a power limit leaves the placement problem as it was) and the TUI's edits pose the same problem again."""
+    """The best placement (see the module docstring); exact. Raises PlacementTooLarge when the search passes
+    `STATE_BUDGET` states."""
+    found = _SOLVED.get(problem)
+    return found if found is not None else _search(problem, STATE_BUDGET)
+
+
+class SearchAllowance:
+    """States that a series of searches may still visit together: the fixes one check run tries share one,
+    so their number cannot multiply the time a check takes."""
+
+    def __init__(self, states: int | None = None) -> None:
+        self.states = FIX_SEARCH_STATES if states is None else states
+
+
+def solve_within(problem: Problem, allowance: SearchAllowance) -> Solution | None:
+    """`solve`, paid from `allowance`; None when the allowance runs out first (a fix that cannot be searched
+    is not offered)."""
+    found = _SOLVED.get(problem)
+    if found is not None:
+        return found
+    if allowance.states <= 0:
+        return None
+    try:
+        found = _search(problem, min(allowance.states, STATE_BUDGET))
+    except PlacementTooLarge:
+        allowance.states = 0
+        return None
+    allowance.states -= found.states
+    return found
+
+
+def solve_cache_clear() -> None:
+    """Forget the solved problems (benchmarks measure the search itself)."""
+    _SOLVED.clear()
+
+
+def _search(problem: Problem, budget: int) -> Solution:
     search = _Search(problem)
-    best: Solution | None = None
-    for used_triggers in search.trigger_choices():
-        found = search.best_for(used_triggers)
-        if found is not None and (best is None or found.score > best.score):
-            best = found
-    return best if best is not None else search.solution([])
+    chosen, states = search.programme(budget)
+    found = search.solution(chosen if chosen is not None else [])._replace(states=states)
+    if len(_SOLVED) >= 512:
+        _SOLVED.clear()
+    _SOLVED[problem] = found
+    return found
 
 
 class _Search:
@@ -157,27 +217,52 @@ class _Search:
         count = len(needs)
         self.tie_unit = [_POSITION_BASE ** (count - 1 - g) for g in range(count)]
         self.tie_range = _POSITION_BASE ** count
-        triggers = {r.when_used for s in self.slots for r in s.shares}
-        self.free_triggers = [i for i, s in enumerate(self.slots) if s.name in triggers and i not in self.fixed]
-        self.trigger_set = set(self.free_triggers)
+        self._sharing(by_name, fixed_names)
 
-    def trigger_choices(self) -> list[frozenset[int]]:
-        """Every used/empty choice of the slots that trigger a sharing rule (and are not placed by the build)."""
-        slots = self.free_triggers
-        return [frozenset(c) for r in range(len(slots) + 1) for c in itertools.combinations(slots, r)]
+    def _sharing(self, by_name: dict[str, int], fixed_names: set[str]) -> None:
+        """Lane-sharing rules as the programme reads them. A rule of slot a triggered by a slot t that the
+        solver fills or leaves empty (a "trigger") ties a and t together: from the upper of the two down to
+        the lower, the programme carries whether t is used (bit t of its `assumed` mask), chosen where the
+        first of them is reached and enforced at t. Rules triggered by the build's own slots apply always;
+        rules triggered by an M.2 socket never (the planner places no drives)."""
+        slots = self.slots
+        self.base_lanes: list[int] = []  # lanes once the rules of the build's own slots apply
+        self.rules: list[list[tuple[int, int]]] = []  # per slot: (trigger slot index, lanes then)
+        open_at = [0] * (len(slots) + 1)  # per slot: the triggers whose state matters there (bit mask)
+        triggers = 0
+        for a, site in enumerate(slots):
+            self.base_lanes.append(slot_lanes(site, fixed_names))
+            rules = []
+            for rule in site.shares:
+                t = by_name.get(rule.when_used)
+                if t is None or t in self.fixed:
+                    continue
+                rules.append((t, rule.lanes))
+                triggers |= 1 << t
+                for i in range(min(a, t), max(a, t) + 1):
+                    open_at[i] |= 1 << t
+            self.rules.append(rules)
+        self.triggers = triggers
+        # entering slot i: the choices kept from slot i − 1, and the new ones made here (every subset)
+        self.carried = [open_at[i] & open_at[i - 1] if i else 0 for i in range(len(slots) + 1)]
+        self.new_choices: list[list[int]] = []
+        for i in range(len(slots)):
+            fresh = [1 << t for t in range(len(slots)) if open_at[i] >> t & 1 and not self.carried[i] >> t & 1]
+            self.new_choices.append([sum(c) for r in range(len(fresh) + 1) for c in itertools.combinations(fresh, r)])
+        # triggers at or below slot i: each one assumed used still needs a card there
+        self.ahead = [triggers & ~((1 << i) - 1) for i in range(len(slots) + 1)]
 
-    def best_for(self, used_triggers: frozenset[int]) -> Solution | None:
-        """The best placement in which exactly `used_triggers` of the trigger slots hold something."""
-        names = {self.slots[i].name for i in used_triggers} | {self.slots[i].name for i in self.fixed}
-        lanes = [slot_lanes(s, names) for s in self.slots]
-        if any(lanes[i] == 0 for i in used_triggers):
-            return None
-        if any(lanes[i] == 0 and i not in self.fixed_disabled for i in self.fixed):
-            return None  # an automatic placement must not switch off a slot the build chose
-        chosen = self._programme(lanes, used_triggers)
-        return None if chosen is None else self.solution(chosen)
+    def lanes_at(self, i: int, assumed: int) -> int:
+        """Slot i's lanes when the triggers in `assumed` are used (and the build's own slots)."""
+        lanes = self.base_lanes[i]
+        for t, then in self.rules[i]:
+            if assumed >> t & 1:
+                lanes = min(lanes, then)
+        return lanes
 
-    def _programme(self, lanes: list[int], used_triggers: frozenset[int]) -> list[tuple[int, int]] | None:
+    def programme(self, budget: int) -> tuple[list[tuple[int, int]] | None, int]:
+        """The best placement as (slot index, kind) pairs top to bottom (None: not even an empty one is
+        valid), and the states visited."""
         slots, kinds, end, fixed_at = self.slots, self.kinds, self.layout.case_end, self.fixed
         total_counts = tuple(len(m) for m in self.members)
         units = self._units()
@@ -185,33 +270,39 @@ class _Search:
         last = len(slots)
         positions = [s.position for s in slots]
         riser_kinds = [k for k, kind in enumerate(kinds) if kind.on_mount]
+        members = self.members
+        triggers, carried, new_choices, ahead, lanes_at = (self.triggers, self.carried, self.new_choices, self.ahead,
+                                                           self.lanes_at)
         # What placing kind k in slot i means, worked out once: None where it may not go, else (next free
-        # position, bottom of an open-air card waiting for its gap (0: none), the lanes value of the link).
-        moves: list[list[tuple[int, int, int] | None]] = []
+        # position, bottom of an open-air card waiting for its gap (0: none)). Lanes depend on the choices.
+        moves: list[list[tuple[int, int] | None]] = []
         for i, site in enumerate(slots):
-            row: list[tuple[int, int, int] | None] = []
-            allowed = lanes[i] > 0 and i not in fixed_at and (i in used_triggers or i not in self.trigger_set)
+            row: list[tuple[int, int] | None] = []
             for kind in kinds:
                 span = covered(site.position, kind.width)
-                if (not allowed or site.size < kind.plug_size or not self.fixed_cover.isdisjoint(span)
+                if (i in fixed_at or site.size < kind.plug_size or not self.fixed_cover.isdisjoint(span)
                         or (kind.width and end is not None and span.stop - 1 > end)):
                     row.append(None)
                     continue
-                wait = span.stop - 1 if kind.open_air and kind.width else 0
-                row.append((span.stop, wait, units.lanes * 17 ** min(lanes[i], kind.link_cap)))
+                row.append((span.stop, span.stop - 1 if kind.open_air and kind.width else 0))
             moves.append(row)
         tie = [[units.tie * (_POSITION_BASE - p) * unit for unit in self.tie_unit] for p in positions]
+        # the lanes value of kind k's link in a slot of `lanes` lanes: lane_value[lanes][k]
+        lane_value = [[units.lanes * 17 ** min(lanes, kind.link_cap) for kind in kinds] for lanes in range(17)]
+        on_mount = [int(kind.on_mount) for kind in kinds]
+        visited = 0
 
         def gap_value(bottom: int, next_top: int | None) -> int:
             gap = gap_credit(_gap_below(bottom, next_top, end))
             return units.clear * (gap > 0) + units.gaps * gap
 
-        def best(i: int, free_from: int, counts: tuple[int, ...], mounts: int, waiting: int) -> tuple[int, int]:
-            """(value, choice) from slot i on; choice −1 = leave empty; `waiting`: bottom of an open-air card
-            whose gap is still open (0: none)."""
+        def best(i: int, free_from: int, counts: tuple[int, ...], mounts: int, waiting: int,
+                 assumed: int) -> tuple[int, int, int]:
+            """(value, choice, new choices) from slot i on; choice −1 = leave empty; `waiting`: bottom of an
+            open-air card whose gap is still open (0: none); `assumed`: the trigger slots taken to be used."""
             # Fewer states: a next free position at or above this slot's makes no difference from here on, nor
             # does an open-air card's exact bottom once its gap is full (credited now), nor mounts with no riser
-            # cable left to place.
+            # cable left to place, nor the choice of a trigger no slot from here on reads.
             extra = 0
             if i < last:
                 position = positions[i]
@@ -221,46 +312,69 @@ class _Search:
                     extra, waiting = gap_value(waiting, waiting + cap + 1), 0
             if mounts and not any(counts[k] for k in riser_kinds):
                 mounts = 0
-            value, choice = cached(i, free_from, counts, mounts, waiting)
-            return value + extra, choice
+            value, choice, new = cached(i, free_from, counts, mounts, waiting, assumed & carried[i])
+            return value + extra, choice, new
 
         @cache
-        def cached(i: int, free_from: int, counts: tuple[int, ...], mounts: int, waiting: int) -> tuple[int, int]:
+        def cached(i: int, free_from: int, counts: tuple[int, ...], mounts: int, waiting: int,
+                   assumed: int) -> tuple[int, int, int]:
+            nonlocal visited
+            visited += 1
+            if visited > budget:
+                raise PlacementTooLarge(self._too_large(budget))
             if i == last:
-                return (gap_value(waiting, None) if waiting else 0), -1
+                return (gap_value(waiting, None) if waiting else 0), -1, 0
             position = positions[i]
             gap = gap_value(waiting, position) if waiting else 0
             fixed = fixed_at.get(i)
-            if fixed is not None:
-                value = units.placed + units.lanes * 17 ** min(lanes[i], fixed.link_cap) + tie[i][fixed.gpu] + gap
-                span = covered(position, fixed.width)
-                wait = span.stop - 1 if fixed.open_air and fixed.width else 0
-                rest, _ = best(i + 1, max(free_from, span.stop), counts, mounts, wait)
-                return value + rest, -1
-            top = (_INVALID, -1) if i in used_triggers else (best(i + 1, free_from, counts, mounts, waiting)[0], -1)
-            if position >= free_from:
+            left_to_place = sum(counts)
+            top = (_INVALID, -1, 0)
+            for new in new_choices[i]:
+                mask = assumed | new
+                if (mask & ahead[i]).bit_count() > left_to_place:
+                    continue  # more trigger slots to fill than cards left
+                lanes = lanes_at(i, mask)
+                if fixed is not None:
+                    if lanes == 0 and i not in self.fixed_disabled:
+                        continue  # an automatic placement must not switch off a slot the build chose
+                    value = units.placed + units.lanes * 17 ** min(lanes, fixed.link_cap) + tie[i][fixed.gpu] + gap
+                    span = covered(position, fixed.width)
+                    wait = span.stop - 1 if fixed.open_air and fixed.width else 0
+                    rest = best(i + 1, max(free_from, span.stop), counts, mounts, wait, mask)[0]
+                    if value + rest > top[0]:
+                        top = (value + rest, -1, new)
+                    continue
+                must_use = mask >> i & 1
+                if not must_use:
+                    value = best(i + 1, free_from, counts, mounts, waiting, mask)[0]
+                    if value > top[0]:
+                        top = (value, -1, new)
+                if lanes == 0 or (triggers >> i & 1 and not must_use) or position < free_from:
+                    continue
+                values, ties = lane_value[lanes], tie[i]
                 for k, move in enumerate(moves[i]):
-                    if move is None or not counts[k] or (not mounts and kinds[k].on_mount):
+                    if move is None or not counts[k] or (not mounts and on_mount[k]):
                         continue
-                    stop, wait, lane_value = move
-                    gpu = self.members[k][total_counts[k] - counts[k]]
+                    stop, wait = move
                     left = (*counts[:k], counts[k] - 1, *counts[k + 1:])
-                    rest, _ = best(i + 1, stop, left, mounts - kinds[k].on_mount, wait)
+                    rest = best(i + 1, stop, left, mounts - on_mount[k], wait, mask)[0]
                     if rest < 0:
                         continue
-                    value = units.placed + lane_value + tie[i][gpu] + gap + rest
+                    gpu = members[k][total_counts[k] - counts[k]]
+                    value = units.placed + values[k] + ties[gpu] + gap + rest
                     if value > top[0]:
-                        top = (value, k)
+                        top = (value, k, new)
             return top
 
-        top, _ = best(0, 0, total_counts, self.mounts_left, 0)
+        top = best(0, 0, total_counts, self.mounts_left, 0, 0)[0]
         if top < 0:
-            return None
+            return None, visited
         # Walk the stored choices forward to recover the placement.
         chosen: list[tuple[int, int]] = []
-        free_from, counts, mounts, waiting = 0, total_counts, self.mounts_left, 0
+        free_from, counts, mounts, waiting, assumed = 0, total_counts, self.mounts_left, 0, 0
         for i, site in enumerate(slots):
-            _, k = best(i, free_from, counts, mounts, waiting)
+            _, k, new = best(i, free_from, counts, mounts, waiting, assumed)
+            assumed = (assumed & carried[i]) | new
             fixed = fixed_at.get(i)
             if fixed is not None:
                 span = covered(site.position, fixed.width)
@@ -272,11 +386,21 @@ class _Search:
             move = moves[i][k]
             assert move is not None
             chosen.append((i, k))
-            free_from, waiting = move[0], move[1]
+            free_from, waiting = move
             counts = (*counts[:k], counts[k] - 1, *counts[k + 1:])
             mounts -= kinds[k].on_mount
         cached.cache_clear()
-        return chosen
+        return chosen, visited
+
+    def _too_large(self, budget: int) -> str:
+        needs = self.problem.needs
+        free = sum(len(m) for m in self.members)
+        rules = sum(len(r) for r in self.rules)
+        return (f"the search for the best placement of {free} of the {len(needs)} GPUs "
+                f"({len(self.kinds)} kind{'s' if len(self.kinds) != 1 else ''} of card) on the board's "
+                f"{len(self.slots)} slots ({rules} lane-sharing rule{'s' if rules != 1 else ''} between them) "
+                f"passes its limit of {budget:,} states; name each GPU's slot in the build file "
+                '(slot = "…" in its [[gpu]] table) and the planner checks that placement instead')
 
     def _units(self) -> "_Units":
         count = len(self.problem.needs)

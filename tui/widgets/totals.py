@@ -50,6 +50,7 @@ class TotalsPanel(Static):
             where = gpu.mount or "not placed"
             temp = f", {gpu.temperature_c:.0f} °C" if gpu.temperature_c is not None else ""
             table.add_row(f"GPU{i}", plain(f"{where}, {watts(gpu.power_limit_w)}{temp}"))
-        price = usd(s.price_usd) + (f" (+{len(s.price_missing)} unpriced)" if s.price_missing else "")
+        price = ("unknown (no prices)" if s.price_unknown else
+                 usd(s.price_usd) + (f" (+{len(s.price_missing)} unpriced)" if s.price_missing else ""))
         table.add_row("Price", price)
         self.update(table)
