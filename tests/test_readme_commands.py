@@ -12,7 +12,7 @@ def _commands() -> list[str]:
 
 
 def test_ci_runs_the_readmes_test_command_verbatim() -> None:
-    [install_and_run, test] = _commands()
+    [_install_and_run, test] = _commands()
     assert "pytest" in test and test in (ROOT / ".ci" / "run").read_text().splitlines()
 
 
