@@ -205,7 +205,7 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                      help="keep checkpointed activations in host memory while fine-tuning (default: on for"
                           " unsloth, off otherwise)")
     rec.add_argument("--display", action="store_true",
-                     help="a monitor is plugged into a card: 0.5 GiB of it goes to the desktop")
+                     help="a monitor is plugged into a card: ~0.8 GiB of it goes to the desktop")
     rec.add_argument("--method", choices=["lora", "qlora", "full"], default=None,
                      help="fine-tuning method for llm-finetune (default lora)")
     rec.add_argument("--context", type=int, metavar="TOKENS", help="context / sequence length (default 8192 for "

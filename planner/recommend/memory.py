@@ -21,7 +21,7 @@ Image generation     weights      P·b over every component (denoiser, text enco
                      activations  activation_per_sample · B (at the model's native resolution)
 Vision training      states       P · 16 B;  activations: activation_per_sample · B, or 34·s·B·h·L for a ViT
 
-Usable memory of a card = capacity − CUDA/ROCm context (0.4 GiB) − a display (0.5 GiB, --display) −
+Usable memory of a card = capacity − CUDA/ROCm context (0.4 GiB) − a display (0.8 GiB, --display) −
 fragmentation margin (2 % of the card). Several GPUs: weights, KV cache and training states are split
 evenly over the cards; activations are needed on every card. With no model, parameter count or memory
 given, Dettmers' minimums apply per card: 24 GiB for transformers, 12 GiB for image generation.
