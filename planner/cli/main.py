@@ -169,7 +169,7 @@ def _add_optimize(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    from planner.cli.recommend_cmd import PRECISIONS, WORKLOADS, billions, quantity
+    from planner.cli.recommend_cmd import PRECISIONS, WORKLOADS, billions, gibibytes, quantity
 
     rec = sub.add_parser(
         "recommend", parents=[common], formatter_class=RAW,
@@ -189,10 +189,23 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     size = rec.add_mutually_exclusive_group()
     size.add_argument("--model", metavar="ID", help="a model from catalogs/models.toml (planner catalog list model)")
     size.add_argument("--params", type=billions, metavar="BILLIONS", help="model size in billions of parameters")
-    size.add_argument("--memory", type=quantity("memory", "--memory"), metavar="GB",
-                      help="the memory the workload needs in all, if you know it (split over the cards)")
-    rec.add_argument("--precision", choices=PRECISIONS, default="fp16",
-                     help="weights' precision (default fp16; QLoRA's base model is NF4 whatever this says)")
+    size.add_argument("--memory", type=gibibytes, metavar="GIB",
+                      help="the memory the workload needs in all, GiB, if you know it (split over the cards)")
+    rec.add_argument("--precision", choices=PRECISIONS, default="fp16", metavar="FORMAT",
+                     help="weights' format: GGUF q4_0 q4_k_m q5_k_m q6_k q8_0, f16/bf16, fp8, nf4, awq, gptq, nvfp4;"
+                          " the old names fp16 int8 int4 fp4 fp32 are aliases (int4 = q4_0, int8 = q8_0)"
+                          " (default fp16; QLoRA's base model is NF4 whatever this says)")
+    rec.add_argument("--kv-cache", choices=["f16", "q8_0", "q4_0", "fp8"], default="f16",
+                     help="KV cache type for llm-inference (default f16; llama.cpp -ctk/-ctv q8_0, vLLM fp8)")
+    rec.add_argument("--framework", choices=["hf", "unsloth", "axolotl", "llama-factory"], default="hf",
+                     help="fine-tuning framework for llm-finetune LoRA/QLoRA: its activation, logits and optimizer"
+                          " memory (default hf: Transformers + PEFT + FlashAttention-2)")
+    rec.add_argument("--lora-rank", type=int, metavar="R", help="LoRA rank (default 16)")
+    rec.add_argument("--offload", action=argparse.BooleanOptionalAction, default=None,
+                     help="keep checkpointed activations in host memory while fine-tuning (default: on for"
+                          " unsloth, off otherwise)")
+    rec.add_argument("--display", action="store_true",
+                     help="a monitor is plugged into a card: ~0.8 GiB of it goes to the desktop")
     rec.add_argument("--method", choices=["lora", "qlora", "full"], default=None,
                      help="fine-tuning method for llm-finetune (default lora)")
     rec.add_argument("--context", type=int, metavar="TOKENS", help="context / sequence length (default 8192 for "

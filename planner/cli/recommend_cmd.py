@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from planner.recommend.tco import BuildCost, Tco
 
 WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
-PRECISIONS = ["fp16", "bf16", "fp8", "int8", "int4", "fp4", "fp32"]
+#: Weight formats and the old precision names (planner/recommend/formats.py NAMES).
+PRECISIONS = ["q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0", "f16", "bf16", "fp8", "nf4", "awq", "gptq", "nvfp4", "f32",
+              "fp16", "int8", "int4", "fp4", "fp32"]
 
 
 def quantity(kind: str, flag: str) -> Any:
@@ -50,6 +52,21 @@ def billions(text: str) -> float:
     return value
 
 
+def gibibytes(text: str) -> float:
+    """--memory: GiB ("40", "40 GiB"), or decimal GB converted ("42.9 GB" → 40 GiB)."""
+    import re
+
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(gib|gb|g)?\s*", text.lower())
+    if not match:
+        raise argparse.ArgumentTypeError(f"--memory: expected GiB such as 40 or '40 GiB' (or '42.9 GB'), got {text!r}")
+    value = float(match.group(1))
+    if match.group(2) == "gb":
+        value = value * 1e9 / 2**30
+    if not 0 < value <= 100_000:
+        raise argparse.ArgumentTypeError(f"--memory: expected a size between 0 and 100,000 GiB, got {text!r}")
+    return value
+
+
 def run_recommend(args: argparse.Namespace) -> int:
     from planner.cli.common import catalog_from, write_json
     from planner.physics import params
@@ -61,6 +78,14 @@ def run_recommend(args: argparse.Namespace) -> int:
         raise InputError(f"--gpus must be between 1 and 16, got {args.gpus}")
     if args.method is not None and args.workload not in ("llm-finetune", "llm-train"):
         raise InputError("--method applies to --workload llm-finetune (lora, qlora or full)")
+    finetune_flags = [flag for flag, value in (("--framework", args.framework != "hf"), ("--lora-rank", args.lora_rank),
+                                               ("--offload", args.offload is not None)) if value]
+    if finetune_flags and args.workload != "llm-finetune":
+        raise InputError(f"{', '.join(finetune_flags)} applies to --workload llm-finetune")
+    if args.kv_cache != "f16" and args.workload not in ("llm-inference", "general"):
+        raise InputError("--kv-cache applies to --workload llm-inference")
+    if args.lora_rank is not None and not 1 <= args.lora_rank <= 4096:
+        raise InputError(f"--lora-rank must be between 1 and 4096, got {args.lora_rank}")
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
         raise InputError("--plot writes an SVG file; give a name ending in .svg", file=str(args.plot))
     hours = hours_from(args.hours_per_day, args.utilization)
@@ -73,7 +98,8 @@ def run_recommend(args: argparse.Namespace) -> int:
         fit = BuildFit(args.build, catalog, args.region)
     memory = MemoryRequest(workload=args.workload, model=model, parameters=args.params, memory=args.memory,
                            precision=args.precision, context=args.context, batch=args.batch, method=args.method,
-                           checkpointing=args.checkpointing)
+                           checkpointing=args.checkpointing, kv_cache=args.kv_cache, framework=args.framework,
+                           lora_rank=args.lora_rank, offload=args.offload, display=args.display)
     rec = recommend(Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor), catalog)
     most = params.MAX_BUILD_GPUS if fit is not None else params.DEFAULT_MAX_GPUS
     counts = [args.gpus] if args.gpus else list(range(1, int(most.value) + 1))

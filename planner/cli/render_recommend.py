@@ -25,11 +25,13 @@ def headline(rec: Recommendation, precision: str) -> str:
     if need.method == "qlora":
         parts.append("QLoRA (NF4 base model)")
     elif need.method == "lora":
-        parts.append(f"LoRA on a {precision} base model")
+        parts.append(f"LoRA on a {need.precision or precision} base model")
     elif need.method == "full" or rec.workload == "vision-train":
         parts.append("full training in mixed precision")
     else:
-        parts.append(precision)
+        parts.append(need.precision or precision)
+    if need.method in ("lora", "qlora") and need.framework:
+        parts.append(f"framework {need.framework}")
     if need.context:
         parts.append(f"context {need.context:,} tokens")
     if need.batch and need.batch > 1:
@@ -43,13 +45,18 @@ def headline(rec: Recommendation, precision: str) -> str:
 
 def memory_lines(need: MemoryNeed, counts: list[int]) -> list[str]:
     if need.floor is not None:
-        lines = [f"Memory need: {need.floor:g} GB per card"]
+        lines = [f"Memory need: {need.floor:g} GiB per card"]
     else:
-        terms = " + ".join(f"{c.name} {c.gb:.1f}" for c in need.components)
-        lines = [f"Memory need: {need.total:.1f} GB on one card = {terms}"]
+        terms = " + ".join(f"{c.name} {c.gb:.2f}" for c in need.components)
+        lines = [f"Memory need (GiB): {need.total:.1f} on one card = {terms}"]
         if len(counts) > 1 or counts[0] > 1:
-            lines.append("  per card: " + " · ".join(f"{n} card{'s' if n > 1 else ''} {need.per_gpu(n):.1f} GB"
+            lines.append("  per card: " + " · ".join(f"{n} card{'s' if n > 1 else ''} {need.per_gpu(n):.1f} GiB"
                                                      for n in counts))
+        usable = need.usable(24.0)
+        lines.append(f"  usable per card: capacity − {usable.context:g} GiB CUDA context"
+                     + (f" − {usable.display:g} GiB display" if usable.display else "")
+                     + f" − {params.FRAGMENTATION_MARGIN.value:.0%} fragmentation margin"
+                     f" (a 24 GiB card: {usable.usable:.1f} GiB)")
     lines.extend(f"  note: {note}" for note in need.notes)
     return lines
 
@@ -58,13 +65,13 @@ def table(rows: list[Candidate], decode: bool) -> list[str]:
     option_width = max([len("option"), *(len(label(c)) for c in rows)])
     boards = [c.board or "(no board in the catalog)" for c in rows]
     board_width = max([len("board"), *(len(b) for b in boards)])
-    header = (f"  {'#':>2}  {'option':<{option_width}}  {'board':<{board_width}} {'memory':>7} {'price':>8}"
+    header = (f"  {'#':>2}  {'option':<{option_width}}  {'board':<{board_width}} {'memory':>8} {'price':>8}"
               f" {'perf':>6} {'per $1k':>8}")
     lines = [header + ("  decode" if decode else "")]
     for i, (c, board) in enumerate(zip(rows, boards, strict=True), start=1):
         price = usd(c.price_usd) if c.price_usd is not None else "-"
         value = f"{c.perf_per_dollar:.3f}" if c.perf_per_dollar is not None else "-"
-        line = (f"  {i:>2}  {label(c):<{option_width}}  {board:<{board_width}} {num(c.memory_gb):>4} GB"
+        line = (f"  {i:>2}  {label(c):<{option_width}}  {board:<{board_width}} {num(c.memory_gib):>4} GiB"
                 f" {price:>8} {c.performance:>6.3f} {value:>8}")
         if decode and c.tokens_per_s is not None:
             line += f"  {c.tokens_per_s:,.1f} tok/s"
@@ -137,9 +144,17 @@ def to_json(rec: Recommendation, precision: str, counts: list[int], tco: Tco | N
     return {
         "workload": rec.workload, "model": rec.model.id if rec.model else None, "precision": precision,
         "context": need.context, "batch": need.batch, "method": need.method, "budget_usd": rec.budget,
+        # GiB throughout; the `_gb` keys are the old names of the same GiB figures, kept for compatibility.
         "memory": {"total_gb": round(need.total, 2), "floor_gb": need.floor,
-                   "components": [{"name": c.name, "gb": round(c.gb, 3), "split": c.split} for c in need.components],
-                   "per_gpu_gb": {str(n): round(need.per_gpu(n), 2) for n in counts}, "notes": need.notes},
+                   "components": [{"name": c.name, "gb": round(c.gb, 3), "split": c.split, "gib": round(c.gb, 3)}
+                                  for c in need.components],
+                   "per_gpu_gb": {str(n): round(need.per_gpu(n), 2) for n in counts}, "notes": need.notes,
+                   "unit": "GiB", "total_gib": round(need.total, 2), "floor_gib": need.floor,
+                   "per_gpu_gib": {str(n): round(need.per_gpu(n), 2) for n in counts},
+                   "format": need.precision, "framework": need.framework, "display": need.display,
+                   "usable": {"cuda_context_gib": params.CUDA_CONTEXT.value,
+                              "display_gib": params.DISPLAY_RESERVATION.value if need.display else 0.0,
+                              "fragmentation_fraction": params.FRAGMENTATION_MARGIN.value}},
         "performance_basis": rec.basis, "reference_chip": params.REFERENCE_CHIP,
         "build": rec.build, "build_problems": rec.build_problems,
         "recommended": asdict(chosen) if chosen else None,

@@ -42,6 +42,13 @@ class WorkloadModel(Part):
         default=False, description="Input embedding and output head share one matrix.")
     experts: int | None = Field(default=None, ge=2, le=1_024, description="MLP experts (mixture-of-experts).")
     experts_per_token: int | None = Field(default=None, ge=1, le=64, description="Experts each token uses.")
+    sliding_window: int | None = Field(
+        default=None, ge=16, le=10_000_000,
+        description="Tokens a local (sliding-window) attention layer sees; None: every layer sees the whole context.")
+    global_every: int | None = Field(
+        default=None, ge=2, le=64,
+        description="With sliding_window: every n-th layer attends globally, the others locally (Gemma 2: 2); "
+                    "None: every layer is local.")
     context_length: int | None = Field(
         default=None, ge=16, le=10_000_000,
         description="Sequence length: the longest context an LLM supports; tokens per image for a vision transformer.")
@@ -66,6 +73,8 @@ class WorkloadModel(Part):
             if self.attention_heads % self.kv_heads:
                 raise ValueError(
                     f"attention_heads {self.attention_heads} is not a multiple of kv_heads {self.kv_heads}")
+        if self.global_every is not None and self.sliding_window is None:
+            raise ValueError("global_every needs sliding_window")
         if self.category == "diffusion" and (self.resolution is None or self.activation_per_sample is None):
             raise ValueError("a diffusion model needs resolution and activation_per_sample")
         if self.category == "vision" and self.activation_per_sample is None and self.layers is None:
@@ -87,6 +96,14 @@ class WorkloadModel(Part):
             return self.head_dim
         assert self.hidden_size is not None and self.attention_heads is not None
         return self.hidden_size // self.attention_heads
+
+    def local_layers(self) -> int:
+        """Layers that keep only the sliding window in their KV cache."""
+        if self.sliding_window is None or self.layers is None:
+            return 0
+        if self.global_every is None:
+            return self.layers
+        return self.layers - self.layers // self.global_every
 
     @property
     def derived_parameters(self) -> float | None:

@@ -323,17 +323,8 @@ CHIPSET_UPLINK_LANES = Param(
 
 # -- GPU recommendation (SPEC §6; planner/recommend/, docs/performance-model.md) -----------------------
 # Memory need (planner/recommend/memory.py)
-BYTES_PER_PARAMETER = Table(
-    {"fp32": (4.0,), "fp16": (2.0,), "bf16": (2.0,), "fp8": (1.0,), "int8": (1.0,), "int4": (0.5625,),
-     "fp4": (0.5625,)}, "bytes per parameter",
-    "16-bit = 2 B, 8-bit = 1 B (per-channel scales are negligible); 4-bit formats add a 16-bit scale per 32"
-    " weights (GGUF Q4_0, MLC q4f16_1) or an FP8 scale per 16 (NVFP4): 4.5 bits", "weights in memory per precision")
-QLORA_BYTES_PER_PARAMETER = Param(
-    0.516, "B", "Dettmers et al. 2023, 'QLoRA' (arXiv:2305.14314): NF4 with double quantization costs 4.127 bits"
-    " per parameter", "the frozen base model of a QLoRA fine-tune")
-KV_CACHE_BYTES = Param(
-    2, "B per value", "llama.cpp, vLLM and Hugging Face Transformers keep the KV cache in 16-bit by default",
-    "each cached key or value element, whatever the weights' precision")
+# Weight formats (bits per weight, which tensors stay 16-bit) and KV-cache types live with their sources in
+# planner/recommend/formats.py, shared by the memory estimate and the speed model.
 TRAINING_BYTES_PER_PARAMETER = Param(
     16, "B", "Rajbhandari et al. 2020, 'ZeRO' (arXiv:1910.02054) §3.1: mixed-precision Adam keeps 16-bit weights"
     " and gradients (2 + 2 B) and fp32 master weights, momentum and variance (12 B)", "full training or"
@@ -345,27 +336,61 @@ ACTIVATION_BYTES_FACTOR = Param(
 CHECKPOINT_BYTES_FACTOR = Param(
     2, "B per token per hidden unit per layer", "Korthikanti et al. 2022: with full activation checkpointing only"
     " each layer's 16-bit input (2·s·b·h) is kept, and one layer's activations are recomputed at a time",
-    "activations with gradient checkpointing (the QLoRA/PEFT recipes' default)")
+    "activations with gradient checkpointing in full training (16-bit hidden states)")
+#: Fine-tuning frameworks: (checkpointed bytes per token per hidden unit per layer, logits bytes per token per
+#: vocabulary entry, bytes per trainable LoRA parameter, checkpoints offloaded to host memory by default 1/0).
+FRAMEWORKS = Table(
+    {"hf": (4.0, 16.0, 16.0, 0.0), "axolotl": (4.0, 16.0, 16.0, 0.0), "llama-factory": (4.0, 16.0, 16.0, 0.0),
+     "unsloth": (2.0, 0.0, 6.0, 1.0)},
+    "checkpoint B/(token·hidden·layer), logits B/(token·vocab), B per LoRA parameter, offload",
+    "hf: PEFT's prepare_model_for_kbit_training casts norms to fp32, so the kept hidden states are fp32 (4 B);"
+    " Transformers upcasts the logits to fp32 and the loss keeps log-softmax and its gradient (2 + 4 + 4 + 4 +"
+    " 2 ≈ 16 B per vocabulary entry); PEFT adapters in fp32 with 32-bit AdamW (4 + 4 + 8 B). Fitted with the"
+    " Unsloth blog's HF + FA2 maxima (Llama 3.1 8B: 28,000 tokens on 80 GB; Llama 3.3 70B: 6,916 on 80 GB, OOM on"
+    " 48 GB). axolotl and LLaMA-Factory run the same Transformers + PEFT stack by default (their Liger / Unsloth"
+    " options are not modelled). unsloth: offloaded gradient checkpointing keeps the layer inputs in host memory,"
+    " chunked cross-entropy never holds the full logits, bf16 adapters with 8-bit AdamW (2 + 2 + 2 B)"
+    " (unsloth.ai/blog/llama3-3: 342,000 tokens of Llama 3.1 8B and 89,389 of Llama 3.3 70B on 80 GB)",
+    "what each framework keeps in GPU memory while fine-tuning with LoRA/QLoRA (docs/memory-model.md)")
+DEQUANT_WORKSPACE_LAYERS = Param(
+    2, "linear layers in 16-bit", "bitsandbytes dequantizes a 4-bit weight to 16-bit for each matmul, forward"
+    " and backward; planner estimate: the largest linear layer twice", "QLoRA's working copy of a layer")
 LORA_RANK = Param(
     16, "rank", "Hu et al. 2021, 'LoRA' (arXiv:2106.09685) and the QLoRA recipes use ranks 8–64 on every linear"
-    " layer", "adapter size when estimating LoRA/QLoRA trainable parameters")
+    " layer", "adapter size when --lora-rank is not given")
 LORA_TRAINABLE_FRACTION = Param(
     0.006, "fraction of parameters", "rank-16 adapters on every linear layer of Llama 2 7B: 40 M of 6.74 B",
     "trainable share when the model's MLP width is unknown")
 INFERENCE_CHUNK_TOKENS = Param(
     512, "tokens", "llama.cpp's default micro-batch (n_ubatch) for prompt processing",
-    "tokens whose activations and logits are in memory at once during inference")
-RUNTIME_OVERHEAD_PER_GPU = Param(
-    0.8, "GB", "planner assumption: a CUDA context takes ~0.3–0.5 GB, plus cuBLAS/cuDNN workspaces and allocator"
-    " slack", "memory each GPU loses before the model's own data")
+    "tokens whose activations and logits are in memory at once during inference; a sliding-window layer keeps"
+    " window + this many tokens (llama.cpp: pad(min(n_ctx, n_swa + n_ubatch), 256) cells, PR #13194)")
+KV_CACHE_PADDING = Param(
+    256, "tokens", "llama.cpp pads the KV cache to a multiple of 256 cells", "KV cache cells are rounded up to this")
+DEFAULT_SHAPE_MODELS = ("llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b")
+# ^ --params without --model: the KV cache and activations of the Llama 3 nearest in size (an assumption)
+CUDA_CONTEXT = Param(
+    0.4, "GiB per GPU", "pytorch/pytorch#109888 (ptrblck): the CUDA context takes ~400 MB with CUDA >= 11.7 and lazy"
+    " module loading; pytorch/pytorch#86509: 287 MB lazy, 667 MB eager; ROCm is assumed alike",
+    "memory every GPU loses to the driver and kernels before the model's own data")
+DISPLAY_RESERVATION = Param(
+    0.8, "GiB", "ollama/ollama#5821: an idle RTX 3090 driving the Windows desktop (Disp.A On) shows 817 MiB used;"
+    " an X11/Wayland desktop with a browser takes ~0.3–1 GiB (an estimate)", "--display: memory the desktop takes on"
+    " the card that drives the monitor")
+FRAGMENTATION_MARGIN = Param(
+    0.02, "fraction of the card", "planner assumption, checked with the fit cases in tests/data/memory/fit_cases.csv:"
+    " PyTorch's caching allocator and llama.cpp's buffers never fill a card to the last byte",
+    "memory left unused by allocator fragmentation")
+TIGHT_FIT = Param(
+    0.05, "fraction of usable memory", "planner choice", "a fit with less spare than this is called tight")
 MEMORY_FLOOR_TRANSFORMERS = Param(
-    24, "GB per GPU", "Dettmers 2023 (reference README): ≥ 24 GB for transformers",
+    24, "GiB per GPU", "Dettmers 2023 (reference README): ≥ 24 GB for transformers",
     "need when an LLM workload names no model, parameter count or memory")
 MEMORY_FLOOR_IMAGE_GENERATION = Param(
-    12, "GB per GPU", "Dettmers 2023 (reference README): ≥ 12 GB for image generation",
+    12, "GiB per GPU", "Dettmers 2023 (reference README): ≥ 12 GB for image generation",
     "need when an image-generation workload names no model")
 MEMORY_FLOOR_OTHER = Param(
-    12, "GB per GPU", "planner assumption, as for image generation", "need when a vision or general workload"
+    12, "GiB per GPU", "planner assumption, as for image generation", "need when a vision or general workload"
     " names no model")
 DEFAULT_CONTEXT = Param(
     8192, "tokens", "planner assumption: a long chat or a document prompt; capped at the model's context length",

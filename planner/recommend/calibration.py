@@ -12,7 +12,6 @@ from typing import Literal, NamedTuple
 from planner.catalog import Catalog
 from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
-from planner.recommend.memory import Precision
 from planner.recommend.perf import Profile, decode_bytes_per_token, decode_tokens_per_s, relative
 
 LAMBDA_4090 = ("Lambda (2022), 'NVIDIA GeForce RTX 4090 vs RTX 3090 Deep Learning Benchmark', PyTorch NGC 22.09,"
@@ -34,7 +33,7 @@ class Figure(NamedTuple):
     versus: str | None = None  # the ratio's denominator card
     profile: Profile | None = None
     model: str | None = None  # decode speed of this model
-    precision: Precision = "int4"
+    precision: str = "int4"
     context: int = 128  # average tokens in the KV cache while decoding
     role: Literal["calibration", "check"] = "calibration"
 

@@ -1,34 +1,37 @@
-"""How much GPU memory a workload needs (SPEC §6), and how it splits over several cards.
+"""How much GPU memory a workload needs (SPEC §6), how it splits over several cards, and how much of a
+card is usable. The formulas, their constants and the fit against public figures: docs/memory-model.md.
 
-Every figure is in GB as GPU makers quote memory (2^30 bytes: a "24 GB" card holds 24 × 2^30 bytes).
-P = parameters, b = bytes per parameter of the precision (planner/physics/params.py BYTES_PER_PARAMETER:
-16-bit 2, 8-bit 1, 4-bit 0.5625 with its scales), L = layers, h = hidden size, s = tokens per sequence
-(the context), B = batch, V = vocabulary, kv·d = KV heads × head size.
+Every figure is in GiB (2^30 bytes): GPU makers' "24 GB" is 24 GiB of memory, so card capacities and
+needs are compared in the same unit. h = hidden size, L = layers, s = tokens per sequence, B = batch,
+V = vocabulary, kv·d = KV heads × head size.
 
-LLM inference        weights      P·b
-                     KV cache     2 (K and V) · L · kv·d · s · B · 2 B (16-bit cache)
+LLM inference        weights      per tensor in the chosen format (planner/recommend/formats.py)
+                     KV cache     2 (K and V) · kv·d · B · bytes per value (--kv-cache) · Σ over layers of the
+                                  tokens each keeps: the context, or a sliding-window layer's window + 512,
+                                  padded to 256 cells as llama.cpp allocates them
                      activations  c · B · (4h + V) · 4 B   (c = 512-token prompt chunk; fp32 buffers, logits)
-LoRA / QLoRA         weights      P·b (LoRA: the precision, 16-bit by default) or P·0.516 B (QLoRA: NF4
-                                  with double quantization)
-                     adapters     T · 16 B, T = r · Σ(d_in + d_out) over every linear layer (rank r = 16),
-                                  or 0.6 % of P when the MLP width is unknown
-                     activations  checkpointed: 2·s·B·h·L + 34·s·B·h (one layer recomputed), + s·B·V·4 B
-                                  (fp32 logits); without checkpointing 34·s·B·h·L + logits
+LoRA / QLoRA         weights      the base model in its format (QLoRA: NF4, embeddings and head 16-bit)
+                     adapters     T · b_f, T = r · Σ(d_in + d_out) over every linear layer (rank r = 16)
+                     activations  per token: c_f·h·L (checkpoints, 0 when offloaded) + 34·h (one layer
+                                  recomputed) + l_f·V (logits), c_f, l_f, b_f per framework (--framework);
+                                  + QLoRA's 16-bit copy of its largest layer, twice
 Full training        weights, gradients, Adam states  P · 16 B (mixed precision, ZeRO §3.1)
                      activations  34·s·B·h·L + s·B·V·4 B (no checkpointing; flash attention)
 Image generation     weights      P·b over every component (denoiser, text encoders, VAE)
                      activations  activation_per_sample · B (at the model's native resolution)
 Vision training      states       P · 16 B;  activations: activation_per_sample · B, or 34·s·B·h·L for a ViT
-Every GPU            overhead     0.8 GB (CUDA context, library workspaces, allocator slack)
 
-Several GPUs: weights, KV cache and training states are split evenly over the cards (layer or tensor
-split; FSDP/ZeRO-3 for training); activations and the runtime overhead are needed on every card. With no
-model, parameter count or memory given, Dettmers' minimums apply per card: 24 GB for transformers, 12 GB
-for image generation. Parameters of every formula: planner/physics/params.py (GPU recommendation).
+Usable memory of a card = capacity − CUDA/ROCm context (0.4 GiB) − a display (0.8 GiB, --display) −
+fragmentation margin (2 % of the card). Several GPUs: weights, KV cache and training states are split
+evenly over the cards; activations are needed on every card. With no model, parameter count or memory
+given, Dettmers' minimums apply per card: 24 GiB for transformers, 12 GiB for image generation.
+Parameters: planner/physics/params.py (GPU recommendation).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
@@ -36,12 +39,18 @@ from planner.errors import InputError
 from planner.models.build import Workload
 from planner.models.workloads import WorkloadModel
 from planner.physics import params
+from planner.recommend import formats
 
+#: Old precision names; any name of planner/recommend/formats.py is accepted too.
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
-PRECISIONS: tuple[Precision, ...] = ("fp16", "bf16", "fp8", "int8", "int4", "fp4", "fp32")
+PRECISIONS: tuple[str, ...] = formats.NAMES
 Method = Literal["full", "lora", "qlora"]
+Framework = Literal["hf", "unsloth", "axolotl", "llama-factory"]
+FRAMEWORKS: tuple[Framework, ...] = ("hf", "unsloth", "axolotl", "llama-factory")
+KvCache = Literal["f16", "q8_0", "q4_0", "fp8"]
 
-GB = float(2**30)
+GIB = float(2**30)
+GB = GIB  # the old name: memory was always counted in 2^30 bytes
 FP32_BYTES = 4
 #: Which workload a named model runs under `--workload general`.
 GENERAL_AS: dict[str, Workload] = {"llm": "llm-inference", "diffusion": "image-generation", "vision": "vision-train"}
@@ -56,18 +65,47 @@ class MemoryRequest:
     workload: Workload
     model: WorkloadModel | None = None
     parameters: float | None = None  # billions, when no named model
-    memory: float | None = None  # GB in all, when the user knows it
-    precision: Precision = "fp16"
+    memory: float | None = None  # GiB in all, when the user knows it
+    precision: str = "fp16"  # a weight format or an old precision name (formats.py)
     context: int | None = None  # tokens per sequence
     batch: int | None = None  # sequences or images per GPU
     method: Method | None = None  # llm-finetune: lora (default) | qlora | full
     checkpointing: bool | None = None  # activation checkpointing; default: on for fine-tuning only
+    kv_cache: KvCache = "f16"
+    framework: Framework = "hf"
+    lora_rank: int | None = None
+    offload: bool | None = None  # checkpointed activations in host memory; default: the framework's
+    display: bool = False  # a monitor on the card (usable memory)
+    shape: WorkloadModel | None = None  # a stand-in shape for --params (default_shape)
 
 
 class Component(NamedTuple):
     name: str
-    gb: float
+    gb: float  # GiB (the old name kept for callers)
     split: bool  # divided over the cards (else needed on every card)
+
+    @property
+    def gib(self) -> float:
+        return self.gb
+
+
+class Usable(NamedTuple):
+    """What of a card's memory the workload can use (GiB)."""
+
+    capacity: float
+    context: float  # CUDA/ROCm context
+    display: float
+    fragmentation: float
+
+    @property
+    def usable(self) -> float:
+        return self.capacity - self.context - self.display - self.fragmentation
+
+
+def usable_memory(capacity: float, display: bool = False) -> Usable:
+    """Usable GiB of a card of `capacity` GiB (with a desktop on it when `display`)."""
+    return Usable(capacity, params.CUDA_CONTEXT.value, params.DISPLAY_RESERVATION.value if display else 0.0,
+                  params.FRAGMENTATION_MARGIN.value * capacity)
 
 
 @dataclass(frozen=True)
@@ -82,126 +120,186 @@ class MemoryNeed:
     method: Method | None = None
     checkpointing: bool | None = None
     notes: list[str] = field(default_factory=list)
+    precision: str | None = None  # the weight format's label
+    framework: Framework | None = None
+    display: bool = False
 
     @property
     def total(self) -> float:
-        """GB for the whole workload on one card (components), or the per-card floor."""
+        """GiB for the whole workload on one card (components), or the per-card floor."""
         return self.floor if self.floor is not None else sum(c.gb for c in self.components)
 
     def per_gpu(self, count: int) -> float:
-        """GB each of `count` cards needs."""
+        """GiB each of `count` cards needs."""
         if self.floor is not None:
             return self.floor
         return sum(c.gb / count if c.split else c.gb for c in self.components)
+
+    def usable(self, capacity: float) -> Usable:
+        """The usable memory of a card of `capacity` GiB for this workload."""
+        return usable_memory(capacity, self.display)
 
 
 def estimate(request: MemoryRequest) -> MemoryNeed:
     """The memory need of a request (InputError when the model does not suit the workload)."""
     workload = request.workload
     model = request.model
+    try:
+        formats.weight_format(request.precision)
+    except KeyError:
+        raise InputError(f"unknown precision {request.precision!r}; one of {', '.join(formats.NAMES)}") from None
     if model is not None and workload == "general":
         workload = GENERAL_AS[model.category]
     if model is not None and _WORKLOAD_CATEGORY.get(workload, model.category) != model.category:
         raise InputError(f"{model.id} is a {model.category} model; it does not suit --workload {workload}"
                          f" (use --workload {GENERAL_AS[model.category]})")
-    overhead = Component("runtime overhead per GPU", params.RUNTIME_OVERHEAD_PER_GPU.value, split=False)
     if request.memory is not None:
         return MemoryNeed(workload, [Component("memory you gave (split over the cards)", request.memory, True)],
-                          notes=["--memory is taken as the whole need, split evenly over the cards"])
+                          notes=["--memory is taken as the whole need, split evenly over the cards"],
+                          display=request.display)
     if model is None and request.parameters is None:
-        return MemoryNeed(workload, [], floor=_floor(workload), notes=[_floor_note(workload)])
+        return MemoryNeed(workload, [], floor=_floor(workload), notes=[_floor_note(workload)],
+                          display=request.display)
     if workload in ("llm-inference", "llm-finetune", "llm-train"):
-        need = _llm(workload, request, model)
-    elif workload == "image-generation":
-        need = _image(request, model)
-    else:
-        need = _vision(workload, request, model)
-    need.components.append(overhead)
-    return need
+        return _llm(workload, request, model)
+    if workload == "image-generation":
+        return _image(request, model)
+    return _vision(workload, request, model)
+
+
+def default_shape(models: Iterable[WorkloadModel], billions: float) -> WorkloadModel | None:
+    """The Llama 3 whose size is nearest `billions` (on a log scale): the stand-in shape for --params."""
+    shapes = [m for m in models if m.id in params.DEFAULT_SHAPE_MODELS]
+    if not shapes:
+        return None
+    return min(shapes, key=lambda m: abs(math.log(m.parameters / billions)))
 
 
 def _llm(workload: Workload, request: MemoryRequest, model: WorkloadModel | None) -> MemoryNeed:
-    parameters = (model.parameters if model is not None else _given(request.parameters)) * 1e9
-    bytes_per = _bytes(request.precision)
+    billions = model.parameters if model is not None else _given(request.parameters)
+    parameters = billions * 1e9
+    shape = model or request.shape
     training = workload != "llm-inference"
     default_context = params.DEFAULT_TRAINING_SEQUENCE.value if training else params.DEFAULT_CONTEXT.value
-    context = request.context or int(min(default_context, model.context_length or default_context)
-                                     if model is not None else default_context)
+    limit = shape.context_length if shape is not None and shape.context_length else default_context
+    context = request.context or int(min(default_context, limit))
     batch = request.batch or 1
     notes: list[str] = []
     if model is not None and model.context_length is not None and context > model.context_length:
         notes.append(f"context {context:,} is longer than {model.name}'s {model.context_length:,} tokens")
-    method: Method | None = None
-    checkpointing: bool | None = None
+    if model is None and shape is not None:
+        notes.append(f"no model named: the KV cache and activations are {shape.name}'s (the Llama 3 nearest"
+                     f" {billions:g} B in size; an assumption — name a model with --model for its own)")
+    label = formats.describe(request.precision)
+    common = {"context": context, "batch": batch, "notes": notes, "display": request.display}
     if workload == "llm-inference":
-        components = [Component(f"weights ({request.precision})", parameters * bytes_per / GB, True)]
-        if model is not None:
-            components.append(Component("KV cache", kv_cache_bytes(model, context, batch) / GB, True))
-            components.append(Component("activations", _inference_activations(model, context, batch) / GB, False))
+        weights = formats.weight_bytes(model, billions, request.precision)
+        components = [Component(f"weights ({label})", weights.total / GIB, True)]
+        if shape is not None:
+            cache = formats.KV_CACHE_TYPES[request.kv_cache]
+            window = (f", {shape.local_layers()} of {shape.layers} layers keep a {shape.sliding_window:,}-token"
+                      " window") if shape.sliding_window is not None else ""
+            components.append(Component(f"KV cache ({cache.label}{window})",
+                                        kv_cache_bytes(shape, context, batch, request.kv_cache) / GIB, True))
+            components.append(Component("activations", _inference_activations(shape, context, batch) / GIB, False))
         else:
             notes.append("KV cache and activations not included: name a model (--model) for them")
-        return MemoryNeed(workload, components, context=context, batch=batch, notes=notes)
+        return MemoryNeed(workload, components, precision=label, **common)  # type: ignore[arg-type]
 
     method = request.method or ("full" if workload == "llm-train" else "lora")
     if workload == "llm-train" and method != "full":
         raise InputError(f"--method {method} is a fine-tuning method; use --workload llm-finetune")
     checkpointing = request.checkpointing if request.checkpointing is not None else workload == "llm-finetune"
+    framework = request.framework
     if method == "full":
         components = [Component("weights, gradients and Adam states (mixed precision)",
-                                parameters * params.TRAINING_BYTES_PER_PARAMETER.value / GB, True)]
-    else:
-        base = params.QLORA_BYTES_PER_PARAMETER.value if method == "qlora" else bytes_per
-        label = "NF4 (QLoRA)" if method == "qlora" else request.precision
-        trainable = lora_parameters(model) if model is not None else (
-            params.LORA_TRAINABLE_FRACTION.value * parameters)
-        components = [Component(f"frozen weights ({label})", parameters * base / GB, True),
-                      Component(f"LoRA adapters, gradients and Adam states ({trainable / 1e6:,.0f} M trainable)",
-                                trainable * params.TRAINING_BYTES_PER_PARAMETER.value / GB, True)]
-    if model is not None:
-        components.append(Component("activations", training_activations(model, context, batch, checkpointing) / GB,
-                                    False))
+                                parameters * params.TRAINING_BYTES_PER_PARAMETER.value / GIB, True)]
+        if shape is not None:
+            components.append(Component("activations", training_activations(shape, context, batch, checkpointing)
+                                        / GIB, False))
+        else:
+            notes.append("activations not included: name a model (--model) for them")
+        return MemoryNeed(workload, components, method=method, checkpointing=checkpointing, precision=label,
+                          **common)  # type: ignore[arg-type]
+    base_format = "nf4" if method == "qlora" else request.precision
+    base_label = "NF4 (QLoRA)" if method == "qlora" else label
+    weights = formats.weight_bytes(model, billions, base_format)
+    rank = request.lora_rank or int(params.LORA_RANK.value)
+    trainable = lora_parameters(shape, rank) if shape is not None else (
+        params.LORA_TRAINABLE_FRACTION.value * parameters * rank / params.LORA_RANK.value)
+    state_bytes = _framework(framework)[2]
+    components = [Component(f"frozen weights ({base_label})", weights.total / GIB, True),
+                  Component(f"LoRA adapters and optimizer ({trainable / 1e6:,.0f} M trainable, rank {rank},"
+                            f" {state_bytes:g} B each)", trainable * state_bytes / GIB, True)]
+    offload = request.offload if request.offload is not None else bool(_framework(framework)[3])
+    if shape is not None:
+        components.append(Component(f"activations ({framework}{', checkpoints offloaded' if offload else ''})",
+                                    lora_activations(shape, context, batch, framework, checkpointing, offload)
+                                    / GIB, False))
+        if method == "qlora":
+            components.append(Component("16-bit working copy of the largest layer (bitsandbytes)",
+                                        dequant_workspace(shape) / GIB, False))
     else:
         notes.append("activations not included: name a model (--model) for them")
-    return MemoryNeed(workload, components, context=context, batch=batch, method=method,
-                      checkpointing=checkpointing, notes=notes)
+    return MemoryNeed(workload, components, method=method, checkpointing=checkpointing, precision=base_label,
+                      framework=framework, **common)  # type: ignore[arg-type]
 
 
 def _image(request: MemoryRequest, model: WorkloadModel | None) -> MemoryNeed:
-    parameters = (model.parameters if model is not None else _given(request.parameters)) * 1e9
+    billions = model.parameters if model is not None else _given(request.parameters)
     batch = request.batch or 1
-    components = [Component(f"weights, every component ({request.precision})",
-                            parameters * _bytes(request.precision) / GB, True)]
+    fmt = formats.weight_format(request.precision)
+    label = formats.describe(request.precision)
+    components = [Component(f"weights, every component ({label})", billions * 1e9 * fmt.bits / 8 / GIB, True)]
     notes = []
     if model is not None and model.activation_per_sample is not None:
         components.append(Component(f"activations ({batch} image(s) at {model.resolution} px)",
                                     model.activation_per_sample * batch, False))
     else:
         notes.append("activations not included: name a model (--model) for them")
-    return MemoryNeed("image-generation", components, batch=batch, notes=notes)
+    return MemoryNeed("image-generation", components, batch=batch, notes=notes, precision=label,
+                      display=request.display)
 
 
 def _vision(workload: Workload, request: MemoryRequest, model: WorkloadModel | None) -> MemoryNeed:
     parameters = (model.parameters if model is not None else _given(request.parameters)) * 1e9
     batch = request.batch or int(params.DEFAULT_VISION_BATCH.value)
     components = [Component("weights, gradients and Adam states (mixed precision)",
-                            parameters * params.TRAINING_BYTES_PER_PARAMETER.value / GB, True)]
+                            parameters * params.TRAINING_BYTES_PER_PARAMETER.value / GIB, True)]
     notes = []
     if model is not None and model.activation_per_sample is not None:
         components.append(Component(f"activations (batch {batch})", model.activation_per_sample * batch, False))
     elif model is not None:
         tokens = model.context_length or 0
         components.append(Component(f"activations (batch {batch})",
-                                    training_activations(model, tokens, batch, False, logits=False) / GB, False))
+                                    training_activations(model, tokens, batch, False, logits=False) / GIB, False))
     else:
         notes.append("activations not included: name a model (--model) for them")
-    return MemoryNeed(workload, components, batch=batch, notes=notes)
+    return MemoryNeed(workload, components, batch=batch, notes=notes, display=request.display)
 
 
-def kv_cache_bytes(model: WorkloadModel, context: int, batch: int) -> float:
-    """Bytes of K and V for `context` tokens of `batch` sequences (16-bit cache)."""
-    assert model.layers is not None and model.kv_heads is not None
-    per_token = 2 * model.layers * model.kv_heads * model.head_size * params.KV_CACHE_BYTES.value
-    return per_token * context * batch
+def kv_cache_cells(model: WorkloadModel, context: int, *, padded: bool = True) -> int:
+    """Token-layers the KV cache holds for one sequence: every layer the (padded) context, a sliding-window
+    layer its window plus one prompt chunk (llama.cpp's SWA cache). Unpadded: the tokens actually cached."""
+    assert model.layers is not None
+    pad = int(params.KV_CACHE_PADDING.value) if padded else 1
+    full = -(-context // pad) * pad
+    local = model.local_layers()
+    if not local:
+        return model.layers * full
+    assert model.sliding_window is not None
+    window = min(context, model.sliding_window + (int(params.INFERENCE_CHUNK_TOKENS.value) if padded else 0))
+    window = -(-window // pad) * pad
+    return (model.layers - local) * full + local * min(window, full)
+
+
+def kv_cache_bytes(model: WorkloadModel, context: int, batch: int, cache: str = "f16", *,
+                   padded: bool = True) -> float:
+    """Bytes of K and V for `context` tokens of `batch` sequences in cache type `cache` (formats.KV_CACHE_TYPES);
+    `padded`: as allocated (llama.cpp's 256-cell padding), else as read while decoding."""
+    assert model.kv_heads is not None
+    per_cell = 2 * model.kv_heads * model.head_size * formats.KV_CACHE_TYPES[cache].bytes
+    return per_cell * kv_cache_cells(model, context, padded=padded) * batch
 
 
 def _inference_activations(model: WorkloadModel, context: int, batch: int) -> float:
@@ -213,7 +311,8 @@ def _inference_activations(model: WorkloadModel, context: int, batch: int) -> fl
 
 def training_activations(model: WorkloadModel, tokens: int, batch: int, checkpointing: bool, *,
                          logits: bool = True) -> float:
-    """Bytes of activations kept for the backward pass (Korthikanti et al. 2022, flash attention)."""
+    """Bytes of activations kept for the backward pass of full training (Korthikanti et al. 2022, flash
+    attention)."""
     assert model.hidden_size is not None and model.layers is not None
     per_layer = tokens * batch * model.hidden_size
     if checkpointing:
@@ -226,21 +325,43 @@ def training_activations(model: WorkloadModel, tokens: int, batch: int, checkpoi
     return kept
 
 
-def lora_parameters(model: WorkloadModel) -> float:
+def lora_activations(model: WorkloadModel, tokens: int, batch: int, framework: Framework, checkpointing: bool,
+                     offload: bool) -> float:
+    """Bytes of activations a LoRA/QLoRA fine-tune keeps on the GPU under `framework` (params.FRAMEWORKS)."""
+    assert model.hidden_size is not None and model.layers is not None
+    checkpoint, logits, _, _ = _framework(framework)
+    per_layer = tokens * batch * model.hidden_size
+    if checkpointing:
+        kept = 0.0 if offload else checkpoint * per_layer * model.layers
+        kept += params.ACTIVATION_BYTES_FACTOR.value * per_layer
+    else:
+        kept = params.ACTIVATION_BYTES_FACTOR.value * per_layer * model.layers
+    return kept + logits * tokens * batch * (model.vocab_size or 0)
+
+
+def dequant_workspace(model: WorkloadModel) -> float:
+    """Bytes of bitsandbytes' 16-bit copies of the largest linear layer (QLoRA)."""
+    assert model.hidden_size is not None
+    largest = model.hidden_size * max(model.intermediate_size or 0, model.hidden_size)
+    return params.DEQUANT_WORKSPACE_LAYERS.value * largest * 2
+
+
+def lora_parameters(model: WorkloadModel, rank: int | None = None) -> float:
     """Trainable parameters of rank-r LoRA adapters on every linear layer (attention and MLP)."""
+    rank = rank or int(params.LORA_RANK.value)
     if model.intermediate_size is None or model.hidden_size is None or model.layers is None:
-        return params.LORA_TRAINABLE_FRACTION.value * model.parameters * 1e9
+        return params.LORA_TRAINABLE_FRACTION.value * model.parameters * 1e9 * rank / params.LORA_RANK.value
     assert model.attention_heads is not None and model.kv_heads is not None
     h, inner, kv = model.hidden_size, model.attention_heads * model.head_size, model.kv_heads * model.head_size
     attention = (h + inner) * 2 + (h + kv) * 2  # q and o; k and v
     mlp = 3 * (h + model.intermediate_size) * (model.experts or 1)  # gate, up, down (per expert)
-    return params.LORA_RANK.value * (attention + mlp) * model.layers
+    return rank * (attention + mlp) * model.layers
 
 
-def _bytes(precision: Precision) -> float:
-    value = params.BYTES_PER_PARAMETER.values[precision][0]
-    assert value is not None
-    return value
+def _framework(framework: str) -> tuple[float, float, float, float]:
+    values = params.FRAMEWORKS.values[framework]
+    assert all(v is not None for v in values)
+    return values  # type: ignore[return-value]
 
 
 def _given(parameters: float | None) -> float:
@@ -259,5 +380,5 @@ def _floor(workload: Workload) -> float:
 def _floor_note(workload: Workload) -> str:
     floor = _floor(workload)
     source = "Dettmers' minimum" if workload.startswith(("llm", "image")) else "the planner's default"
-    return (f"no model, --params or --memory given: {source} of {floor:g} GB per card for {workload} applies;"
+    return (f"no model, --params or --memory given: {source} of {floor:g} GiB per card for {workload} applies;"
             " name a model for a real estimate")

@@ -32,7 +32,9 @@ from typing import Literal
 from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
 from planner.physics import params
-from planner.recommend.memory import GB, Precision, kv_cache_bytes
+from planner.recommend import formats
+from planner.recommend.formats import Compute
+from planner.recommend.memory import GB, kv_cache_bytes
 
 Profile = Literal["int8_inference", "fp16_inference", "fp16_training"]
 #: Architectures of AMD chips (ROCm / Vulkan software rather than CUDA).
@@ -48,8 +50,10 @@ def effective_bandwidth(chip: GpuChip) -> float:
     return chip.memory_bandwidth / (1 - saving)
 
 
-def tensor_throughput(chip: GpuChip, precision: Precision) -> tuple[float, str | None]:
-    """Dense TFLOPS (TOPS) the chip gives a precision, and a note when it has to fall back."""
+def tensor_throughput(chip: GpuChip, precision: str) -> tuple[float, str | None]:
+    """Dense TFLOPS (TOPS) the chip gives a precision (or a weight format: the math it runs at), and a note
+    when it has to fall back."""
+    precision = _compute(precision)
     sixteen = chip.tensor_fp16 or chip.fp32 or 1.0
     if precision == "fp32":
         return chip.tensor_tf32 or chip.fp32 or sixteen, None
@@ -100,10 +104,9 @@ def speed(chip: GpuChip, profile: Profile) -> float:
     return software_efficiency(chip) / time
 
 
-def inference_speed(chip: GpuChip, precision: Precision) -> float:
+def inference_speed(chip: GpuChip, precision: str) -> float:
     """Batched-inference speed at a given precision (weights of b bytes: intensity 2·batch/b FLOP/B)."""
-    bytes_per = params.BYTES_PER_PARAMETER.values[precision][0]
-    assert bytes_per is not None
+    bytes_per = weight_bytes_per_parameter(precision)
     intensity = 2 * params.INFERENCE_BATCH.value / bytes_per
     return software_efficiency(chip) / _time_per_byte(chip, intensity, tensor_throughput(chip, precision)[0])
 
@@ -123,15 +126,25 @@ def scaling(count: int) -> float:
     return count * params.MULTI_GPU_SCALING.value ** math.log2(count) if count > 1 else 1.0
 
 
-def decode_bytes_per_token(model: WorkloadModel, precision: Precision, context: int) -> float:
+def weight_bytes_per_parameter(precision: str) -> float:
+    """Bytes per weight of a format's linear layers (formats.py; the performance issue refines the rest)."""
+    return formats.weight_format(precision).bits / 8
+
+
+def _compute(precision: str) -> Compute:
+    if precision in ("fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"):
+        return precision  # type: ignore[return-value]
+    return formats.weight_format(precision).compute
+
+
+def decode_bytes_per_token(model: WorkloadModel, precision: str, context: int) -> float:
     """Bytes read from memory to decode one token: the active weights (without the input embedding,
     of which one row is read) and the KV cache of `context` tokens."""
-    bytes_per = params.BYTES_PER_PARAMETER.values[precision][0]
-    assert bytes_per is not None
+    bytes_per = weight_bytes_per_parameter(precision)
     active = (model.active_parameters or model.parameters) * 1e9
     if not model.tied_embeddings and model.vocab_size and model.hidden_size:
         active -= model.vocab_size * model.hidden_size
-    return active * bytes_per + kv_cache_bytes(model, context, 1)
+    return active * bytes_per + kv_cache_bytes(model, context, 1, padded=False)
 
 
 def decode_tokens_per_s(chip: GpuChip, bytes_per_token: float) -> float:
@@ -148,4 +161,5 @@ def decode_relative(chip: GpuChip, reference: GpuChip) -> float:
 
 __all__ = ["AMD_ARCHITECTURES", "GB", "PROFILES", "Profile", "decode_bytes_per_token", "decode_relative",
            "decode_tokens_per_s", "effective_bandwidth", "eight_bit_throughput", "inference_speed", "relative",
-           "relative_perf", "scaling", "software_efficiency", "speed", "tensor_throughput"]
+           "relative_perf", "scaling", "software_efficiency", "speed", "tensor_throughput",
+           "weight_bytes_per_parameter"]

@@ -45,10 +45,10 @@ def text_chart(candidates: Sequence[Candidate], width: int = 56, height: int = 1
         tick = top if i == 0 else bottom if i == height - 1 else ""
         lines.append(f"{tick:>{pad}} |{''.join(row)}")
     lines.append(f"{'':>{pad}} +{'-' * width}")
-    left, right = f"{x_low:g} GB", f"{x_high:g} GB"
+    left, right = f"{x_low:g} GiB", f"{x_high:g} GiB"
     lines.append(f"{'':>{pad}}  {left}{right:>{width - len(left)}}")
     for mark, point in zip(MARKS, points, strict=False):
-        lines.append(f"  {mark} {label(point)}: {point.memory_gb:g} GB, {point.perf_per_dollar:.3f} per $1,000")
+        lines.append(f"  {mark} {label(point)}: {point.memory_gb:g} GiB, {point.perf_per_dollar:.3f} per $1,000")
     return "\n".join(lines) + "\n"
 
 
@@ -82,7 +82,7 @@ def svg_chart(candidates: Sequence[Candidate], title: str, limit: int = 20) -> s
         y = y_of(value)
         out.append(f'<line x1="{left - 5}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{value:g}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{height - 12}" text-anchor="middle">GPU memory, GB'
+    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{height - 12}" text-anchor="middle">GPU memory, GiB'
                ' (all cards)</text>')
     out.append(f'<text transform="translate(16 {top + plot_h / 2:.0f}) rotate(-90)" text-anchor="middle">'
                'performance per $1,000 (H100 SXM = 1.00)</text>')
@@ -91,7 +91,7 @@ def svg_chart(candidates: Sequence[Candidate], title: str, limit: int = 20) -> s
         colour = "#d62728" if i == 0 else "#1f77b4"
         text = escape(label(point))
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{colour}"><title>{text}: '
-                   f'{point.memory_gb:g} GB, {point.perf_per_dollar:.3f} per $1,000</title></circle>')
+                   f'{point.memory_gb:g} GiB, {point.perf_per_dollar:.3f} per $1,000</title></circle>')
         out.append(f'<text x="{x + 8:.1f}" y="{y + 4:.1f}" font-size="11">{MARKS[i % len(MARKS)]}</text>')
         out.append(f'<text x="{left + plot_w + 16}" y="{top + 14 * i + 4}" font-size="11">'
                    f'{MARKS[i % len(MARKS)]}  {text}</text>')

@@ -1,6 +1,7 @@
 """Rank GPU options (a card × a count) for a workload (SPEC §6).
 
-An option fits when its memory covers the need per card, its price the budget, and (with a build) the
+An option fits when each card's usable memory (its capacity less the CUDA context, a display and a
+fragmentation margin: memory.usable_memory) covers the need per card, its price the budget, and (with a build) the
 build's checks pass with those cards in it. Fitting options are ranked by performance per dollar and by
 raw performance; every other option carries the reason it was left out.
 
@@ -15,6 +16,7 @@ price of the cards plus the build's other parts; it is quoted per $1,000.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import defaultdict
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ from planner.models.parts import GpuBoard, GpuChip
 from planner.models.workloads import WorkloadModel
 from planner.physics import params
 from planner.recommend import perf
-from planner.recommend.memory import MemoryNeed, MemoryRequest, estimate
+from planner.recommend.memory import MemoryNeed, MemoryRequest, default_shape, estimate
 
 if TYPE_CHECKING:
     from planner.recommend.fit import BuildFit
@@ -70,8 +72,8 @@ class Candidate:
     fits: bool
     excluded_reason: str | None
     excluded_kind: str | None  # memory | budget | build | vendor | not-installable | no-price | no-board
-    memory_gb: float  # all its cards together
-    memory_needed_gb: float | None  # per card
+    memory_gb: float  # all its cards together, GiB (the old name)
+    memory_needed_gb: float | None  # per card, GiB (the old name)
     relative_perf: dict[str, float]  # Dettmers' three figures for the option (H100 SXM = 1)
     performance: float  # the workload's figure for the option (H100 SXM = 1)
     perf_per_dollar: float | None  # performance per $1,000 of price plus desktop share
@@ -79,6 +81,10 @@ class Candidate:
     cost_basis_usd: float | None  # the cards plus the desktop share (or the build's other parts)
     tokens_per_s: float | None  # LLM inference: batch-1 decode
     notes: list[str]
+    memory_gib: float = 0.0  # all its cards together
+    memory_needed_gib: float | None = None  # per card
+    usable_gib: float | None = None  # per card: capacity − context − display − fragmentation
+    headroom_gib: float | None = None  # per card: usable − needed (negative: does not fit)
 
 
 class Recommendation(NamedTuple):
@@ -96,7 +102,13 @@ class Recommendation(NamedTuple):
 
 def recommend(request: Request, catalog: Catalog) -> Recommendation:
     """Every option considered, ranked, with the reasons for the ones left out."""
-    need = estimate(request.memory)
+    memory = request.memory
+    if (memory.model is None and memory.parameters is not None and memory.shape is None
+            and memory.workload.startswith("llm")):
+        models = [m for m in catalog.all("model") if isinstance(m, WorkloadModel)]
+        memory = dataclasses.replace(memory, shape=default_shape(models, memory.parameters))
+        request = dataclasses.replace(request, memory=memory)
+    need = estimate(memory)
     workload = need.workload
     reference = catalog.typed("gpu-chip", params.REFERENCE_CHIP, GpuChip)
     fit = request.fit
@@ -184,9 +196,13 @@ def _chip_reason(chip: GpuChip, cards: list[Card], request: Request) -> Reason |
 def _memory_or_budget(chip: GpuChip, card: Card, count: int, need: MemoryNeed,
                       budget: float | None) -> Reason | None:
     per_card = need.per_gpu(count)
-    if chip.memory < per_card:
-        split = f" ({need.total:.1f} GB split over {count})" if count > 1 and need.floor is None else ""
-        return Reason("memory", f"{num(chip.memory)} GB < {per_card:.1f} GB needed per card{split}")
+    usable = chip.memory if need.floor is not None else need.usable(chip.memory).usable
+    if usable < per_card:
+        split = f" ({need.total:.1f} GiB split over {count})" if count > 1 and need.floor is None else ""
+        if need.floor is not None:
+            return Reason("memory", f"{num(chip.memory)} GiB < {per_card:.1f} GiB needed per card{split}")
+        return Reason("memory", f"{num(chip.memory)} GiB card, {usable:.1f} GiB usable < {per_card:.1f} GiB needed"
+                                f" per card{split}")
     if budget is not None and card.price is not None and card.price * count > budget:
         return Reason("budget", f"{usd(card.price * count)} for {count} > {usd(budget)} budget")
     return None
@@ -249,6 +265,12 @@ class _Scorer:
         tokens = None
         if self.decode_bytes is not None:
             tokens = round(perf.decode_tokens_per_s(chip, self.decode_bytes), 1)
+        needed = self.need.per_gpu(count)
+        usable = chip.memory if self.need.floor is not None else self.need.usable(chip.memory).usable
+        notes = self.notes(card)
+        headroom = usable - needed
+        if reason is None and 0 <= headroom < params.TIGHT_FIT.value * usable:
+            notes.append(f"tight: {headroom:.1f} GiB spare of {usable:.1f} GiB usable per card")
         return Candidate(
             chip=chip.id, name=chip.name, board=card.board.id if card.board else None, count=count,
             fits=reason is None, excluded_reason=reason.text if reason else None,
@@ -257,7 +279,9 @@ class _Scorer:
             relative_perf={k: round(v * perf.scaling(count), 4) for k, v in figures.items()},
             performance=round(performance, 4),
             perf_per_dollar=round(performance / cost * 1000, 4) if cost else None,
-            price_usd=price, cost_basis_usd=cost, tokens_per_s=tokens, notes=self.notes(card))
+            price_usd=price, cost_basis_usd=cost, tokens_per_s=tokens, notes=notes,
+            memory_gib=chip.memory * count, memory_needed_gib=round(needed, 2), usable_gib=round(usable, 2),
+            headroom_gib=round(headroom, 2))
 
     def notes(self, card: Card) -> list[str]:
         chip = card.chip
@@ -278,8 +302,7 @@ def _decode_bytes(request: MemoryRequest, need: MemoryNeed) -> float | None:
     """Bytes read per decoded token (LLM inference with a known size), else None."""
     if need.workload != "llm-inference":
         return None
-    bytes_per = params.BYTES_PER_PARAMETER.values[request.precision][0]
-    assert bytes_per is not None
+    bytes_per = perf.weight_bytes_per_parameter(request.precision)
     if request.model is not None:
         return perf.decode_bytes_per_token(request.model, request.precision, need.context or 1)
     if request.parameters is not None:

@@ -16,7 +16,8 @@ from planner.errors import PlannerError
 from tui.text import plain
 
 WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
-PRECISIONS = ["fp16", "bf16", "fp8", "int8", "int4"]
+#: Weight formats (planner/recommend/formats.py): GGUF, 16-bit, FP8, bitsandbytes, AWQ/GPTQ; int8/int4 = q8_0/q4_0.
+PRECISIONS = ["fp16", "bf16", "fp8", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "nf4", "awq", "gptq", "int8", "int4"]
 CATEGORY = {"llm-inference": "llm", "llm-finetune": "llm", "llm-train": "llm", "image-generation": "diffusion",
             "vision-train": "vision"}
 
@@ -57,9 +58,9 @@ class Wizard(ModalScreen[Choice | None]):
             with Horizontal(classes="row"):
                 yield Label("2 Model")
                 yield Select(self._models(self.workload), prompt="a named model (or give memory →)", id="model")
-                yield Input(placeholder="or memory need, GB", id="memory", type="number")
+                yield Input(placeholder="or memory need, GiB", id="memory", type="number")
             with Horizontal(classes="row"):
-                yield Label("3 Precision")
+                yield Label("3 Format")
                 yield Select([(p, p) for p in PRECISIONS], value="fp16", allow_blank=False, id="precision")
             with Horizontal(classes="row"):
                 yield Label("4 Budget")
@@ -71,7 +72,8 @@ class Wizard(ModalScreen[Choice | None]):
             yield Static(id="why")
 
     def on_mount(self) -> None:
-        self.query_one("#ranked", DataTable).add_columns("#", "GPUs", "Memory", "Perf/$1k", "Speed", "Price", "tok/s")
+        self.query_one("#ranked", DataTable).add_columns("#", "GPUs", "Memory", "Spare", "Perf/$1k", "Speed", "Price",
+                                                         "tok/s")
 
     def _models(self, workload: str) -> list[tuple[str, str]]:
         category = CATEGORY.get(workload)
@@ -110,7 +112,9 @@ class Wizard(ModalScreen[Choice | None]):
             self.query_one("#need", Static).update(plain(error, "red"))
             return
         need = result.need
-        self.query_one("#need", Static).update(plain(f"Memory need: {result.basis}"))
+        amount = (f"{need.floor:g} GiB per card" if need.floor is not None
+                  else f"{need.total:.1f} GiB on one card ({need.precision or precision})")
+        self.query_one("#need", Static).update(plain(f"Memory need: {amount}; performance: {result.basis}"))
         table = self.query_one("#ranked", DataTable)
         table.clear()
         self.rows = {}
@@ -118,7 +122,8 @@ class Wizard(ModalScreen[Choice | None]):
         for rank, c in enumerate(fitting[:40], start=1):
             key = str(rank)
             self.rows[key] = Choice(c.board or c.chip, c.count, self.workload)
-            table.add_row(str(rank), plain(f"{c.count} × {c.name}"), f"{c.memory_gb:.0f} GB",
+            spare = f"{c.headroom_gib:.1f} GiB" if c.headroom_gib is not None else ""
+            table.add_row(str(rank), plain(f"{c.count} × {c.name}"), f"{c.memory_gib:.0f} GiB", spare,
                           f"{c.perf_per_dollar:.3f}" if c.perf_per_dollar is not None else "",
                           f"{c.performance:.2f}", f"${c.price_usd:,.0f}" if c.price_usd else "",
                           f"{c.tokens_per_s:.0f}" if c.tokens_per_s else "", key=key)
@@ -131,7 +136,6 @@ class Wizard(ModalScreen[Choice | None]):
         self.query_one("#why", Static).update(plain(
             f"{len(fitting)} options fit; {len(excluded)} left out ({summary}). e.g. {example}"
             if excluded else f"{len(fitting)} options fit."))
-        del need
         if fitting:
             table.focus()
 
