@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from planner.fmt import usd
 from planner.models.parts import Case, Cpu, Motherboard, Part, Psu
-from planner.solve.complete import Completion, circuit_names, completed_raw
+from planner.solve.complete import Completion, RiserPlan, circuit_names, completed_raw
 from planner.solve.space import Candidate
 
 if TYPE_CHECKING:
@@ -112,8 +112,9 @@ def explain(search: Search, best: Leaf) -> tuple[list[str], list[str], str | Non
     riser = completion.risers.riser
     if riser is not None:
         moved = completion.risers.cables
-        reasons.append(f"riser cables: {moved} × {_label(riser)} to the case's vertical mounts — the cards do not all "
-                       "fit in the board's slots in the cases that cost less")
+        without = _first_error(search, completion._replace(risers=RiserPlan()), "risers")
+        why = f": without them, {without[0]} ({without[1]})" if without is not None else ""
+        reasons.append(f"riser cables: {moved} × {_label(riser)} to the case's vertical mounts{why}")
     return reasons, runners, binding
 
 

@@ -150,11 +150,11 @@ class Search:
         for board in self.lists["motherboard"]:
             assert isinstance(board.part, Motherboard)
             cpu_floor = self._cpu_floor_for(board.part)
+            if self._beaten(board.cost + case_floor + (cpu_floor or FREE) + psu_floor):
+                break
             if cpu_floor is None:
                 self._reject("motherboard", "cpu.socket", f"no CPU in the catalogs has socket {board.part.socket}")
                 continue
-            if self._beaten(board.cost + case_floor + cpu_floor + psu_floor):
-                break
             if not self._tick():
                 return
             self._note_stage("motherboard")
