@@ -112,7 +112,9 @@ def explain(search: Search, best: Leaf) -> tuple[list[str], list[str], str | Non
     riser = completion.risers.riser
     if riser is not None:
         moved = completion.risers.cables
-        without = _first_error(search, completion._replace(risers=RiserPlan()), "risers")
+        tables = len(search.partial.spec.gpu)  # without the split tables (and their power limits)
+        bare = completion._replace(risers=RiserPlan(), limits=tuple(x for x in completion.limits if x[0] < tables))
+        without = _first_error(search, bare, "risers")
         why = f": without them, {without[0]} ({without[1]})" if without is not None else ""
         reasons.append(f"riser cables: {moved} × {_label(riser)} to the case's vertical mounts{why}")
     return reasons, runners, binding
