@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
 
@@ -48,10 +48,22 @@ def parse_toml(text: str, label: str) -> dict[str, Any]:
         raise InputError(f"not valid TOML: {detail[0].lower()}{detail[1:]}", file=label, line=line) from None
 
 
-def validate(data: dict[str, Any], text: str, label: str) -> BuildFile:
-    """Validate parsed TOML as a build file; the first problem becomes an InputError."""
+M = TypeVar("M", bound=BaseModel)
+
+
+@overload
+def validate(data: dict[str, Any], text: str, label: str) -> BuildFile: ...
+
+
+@overload
+def validate(data: dict[str, Any], text: str, label: str, model: type[M]) -> M: ...
+
+
+def validate(data: dict[str, Any], text: str, label: str, model: type[BaseModel] = BuildFile) -> BaseModel:
+    """Validate parsed TOML as a build file (or as `model`: a partial build for `planner solve`); the first
+    problem becomes an InputError."""
     try:
-        return BuildFile.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as error:
         details = error.errors(include_url=False)
         # Unknown keys first: a typo'd key is the root cause of "required key is missing" elsewhere.

@@ -98,7 +98,12 @@ class Resolver:
         return InputError(msg, file=self.label, line=line, key=location(loc))
 
     def part(self, kind: str, ref: Any, loc: tuple[str | int, ...], model: type[P]) -> P:
-        """A catalog id or an inline table `{ base = "id", field = value, … }`."""
+        """A catalog id or an inline table `{ base = "id", field = value, … }` (`owned = true` in it only tells
+        `planner solve` that the part costs nothing)."""
+        if isinstance(ref, dict) and "owned" in ref:
+            if not isinstance(ref["owned"], bool):
+                raise self.error(f"owned must be true or false, got {ref['owned']!r}", (*loc, "owned"))
+            ref = without_owned(ref)
         if isinstance(ref, str):
             try:
                 part = self.catalog.get(kind, ref)
@@ -180,6 +185,19 @@ class Resolver:
             if self.inline_parts.setdefault((kind, candidate), content) == content:
                 return candidate
             number += 1
+
+
+def without_owned(ref: Any) -> Any:
+    """A part reference without its `owned` mark: `{ base = "id", owned = true }` is the catalog part `id` itself."""
+    if not isinstance(ref, dict) or "owned" not in ref:
+        return ref
+    rest = {key: value for key, value in ref.items() if key != "owned"}
+    return rest["base"] if set(rest) == {"base"} else rest
+
+
+def is_owned(ref: Any) -> bool:
+    """Whether a part reference (an inline table) is marked `owned = true`."""
+    return isinstance(ref, dict) and ref.get("owned") is True
 
 
 def _hint(suggestions: list[str]) -> str:

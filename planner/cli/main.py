@@ -282,6 +282,44 @@ def _add_place(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     place.add_argument("--region", choices=REGIONS, default=None, help=argparse.SUPPRESS)
 
 
+def _add_solve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    from planner.cli.recommend_cmd import quantity
+
+    solve = sub.add_parser(
+        "solve", parents=[common], formatter_class=RAW,
+        help="complete a partial build (GPUs given) into the cheapest machine that passes every check",
+        description="Fill in what a partial build leaves out (motherboard, case, CPU, PSUs, circuits, riser "
+                    "cables) so that `planner check` of the result finds no error, choosing the cheapest parts, "
+                    "then the fewest warnings: branch and bound over the whole catalog, proved optimal when the "
+                    "search completes. Parts the file gives are kept; parts marked owned = true cost nothing; "
+                    "parts without a price are used only where no priced part works.\n"
+                    "Exit 0: solved; 1: no completion passes (the reason is printed); 2: bad input.",
+        epilog=_examples("planner solve partial.toml",
+                         "planner solve partial.toml -o build.toml          # write the completed build",
+                         "planner solve partial.toml --format json",
+                         "planner solve partial.toml --allow-power-limits   # lower power limits where that helps",
+                         "planner solve partial.toml --objective fastest --budget 3000",
+                         "planner solve partial.toml --no-builtin --catalog my-parts/"))
+    solve.add_argument("file", type=Path, metavar="FILE", help="partial build file (GPUs given)")
+    solve.add_argument("--objective", choices=["cheapest", "perf-per-dollar", "fastest"], default="cheapest",
+                       help="cheapest (default), perf-per-dollar (estimated throughput per dollar) or fastest "
+                            "(the most throughput, within --budget)")
+    solve.add_argument("--budget", type=quantity("price", "--budget"), metavar="USD",
+                       help="most to spend on the parts bought (those added and those given but not owned)")
+    solve.add_argument("--allow-power-limits", action="store_true",
+                       help="lower GPU power limits where that clears power, outlet or thermal errors (the "
+                            "estimated cost is shown)")
+    solve.add_argument("--no-builtin", action="store_true",
+                       help="choose only from the --catalog directories (for tests and proofs on small catalogs)")
+    solve.add_argument("--region", choices=REGIONS, default=None,
+                       help="region whose standard outlet the circuits get when the build names none (default us)")
+    solve.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    solve.add_argument("-o", "--output", type=Path, metavar="OUT",
+                       help="write the completed build here (your comments and order kept; atomic)")
+    solve.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    _prices(solve)
+
+
 #: Each command: the function that adds its parser, and "module:function" that runs it (imported only
 #: when that command runs, so `planner schema` never pays for what `planner check` needs).
 COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
@@ -291,6 +329,7 @@ COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
     "schema": (_add_schema, "planner.cli.misc_cmd:run_schema"),
     "export": (_add_export, "planner.cli.misc_cmd:run_export"),
     "optimize": (_add_optimize, "planner.cli.optimize_cmd:run_optimize"),
+    "solve": (_add_solve, "planner.cli.solve_cmd:run_solve"),
     "recommend": (_add_recommend, "planner.cli.recommend_cmd:run_recommend"),
     "tco": (_add_tco, "planner.cli.recommend_cmd:run_tco"),
     # the TUI is a face of its own (package tui/): named here, imported only when `planner tui` runs

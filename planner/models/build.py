@@ -16,8 +16,9 @@ PartRef = Annotated[
     WithJsonSchema({
         "anyOf": [
             {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9.]+)*$", "description": "a catalog id"},
-            {"type": "object", "description": "an inline part: base = catalog id (optional) plus fields",
-             "properties": {"base": {"type": "string"}}},
+            {"type": "object", "description": "an inline part: base = catalog id (optional) plus fields; owned = true: "
+                                              "you own it already (planner solve counts it at no cost)",
+             "properties": {"base": {"type": "string"}, "owned": {"type": "boolean"}}},
         ]
     }),
 ]
@@ -43,6 +44,8 @@ class PsuSpec(_Strict):
 
     part: PartRef = Field(description="PSU id from psus.toml or an inline PSU.")
     circuit: str | None = Field(default=None, description="Name of the [[circuit]] it plugs into.")
+    owned: bool = Field(default=False, description="You own it already: `planner solve` counts it at no cost and "
+                                                   "never replaces it.")
 
 
 class GpuSpec(_Strict):
@@ -56,6 +59,8 @@ class GpuSpec(_Strict):
         default=None, description="Motherboard slot name(s) to use, e.g. PCIE1; one per card.")
     riser: PartRef | None = Field(default=None, description="Riser id for these cards (to a vertical mount).")
     psu: int | None = Field(default=None, ge=1, le=16, description="Which [[psu]] (1-based) feeds these cards.")
+    owned: bool = Field(default=False, description="You own these cards already: `planner solve` counts them at no "
+                                                   "cost (and `planner recommend --add` keeps them).")
 
 
 class Extras(_Strict):
@@ -85,3 +90,7 @@ class BuildFile(_Strict):
     psu: list[PsuSpec] = Field(min_length=1, max_length=8, description="PSUs.")
     gpu: list[GpuSpec] = Field(min_length=1, max_length=MAX_GPUS, description="GPUs.")
     extras: Extras = Field(default=Extras(), description="Smaller loads.")
+    max_circuits: int = Field(
+        default=1, ge=1, le=4,
+        description="Circuits `planner solve` may use in all: it adds the region's standard outlet up to this many "
+                    "(default 1).")

@@ -1,0 +1,109 @@
+"""`planner solve FILE`: complete a partial build into the cheapest machine that passes (SPEC §5.3)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from planner.cli.common import write_json
+from planner.errors import ExitCode, InputError
+from planner.fmt import printable, usd
+
+if TYPE_CHECKING:
+    from planner.catalog import Catalog
+    from planner.solve import SolveResult
+
+
+def catalog_for_solve(args: argparse.Namespace) -> Catalog:
+    """The built-in catalogs and --catalog DIRs (with --no-builtin: only those), with the user's prices."""
+    from planner.catalog import Catalog
+    from planner.cli.common import catalog_from
+
+    if not args.no_builtin:
+        return catalog_from(args)
+    if not args.catalog:
+        raise InputError("--no-builtin needs at least one --catalog DIR to choose parts from")
+    for directory in args.catalog:
+        if not directory.is_dir():
+            raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
+    catalog = Catalog(list(args.catalog))
+    from planner.prices import load_prices
+
+    load_prices(catalog, args.prices, user_file=False)
+    return catalog
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from planner.checks import Settings
+    from planner.solve import read_partial, solve
+
+    if args.budget is not None and args.budget <= 0:
+        raise InputError(f"--budget must be a positive amount of USD, got {args.budget:g}")
+    if args.output is not None and args.output.exists() and not args.force:
+        raise InputError("exists; use --force to replace it", file=str(args.output))
+    catalog = catalog_for_solve(args)
+    partial = read_partial(args.file, catalog, args.region)
+    settings = Settings(region=partial.region)  # type: ignore[arg-type]
+    label = str(args.output) if args.output is not None else f"{args.file} (completed)"
+    result = solve(partial, catalog, objective=args.objective, budget=args.budget,
+                   allow_power_limits=args.allow_power_limits, settings=settings, label=label)
+    if result.status == "solved" and args.output is not None and result.build_toml is not None:
+        from planner.fileio import atomic_write
+
+        atomic_write(args.output, result.build_toml, force=args.force)
+        print(f"wrote {args.output}", file=sys.stderr)
+    if args.format == "json":
+        write_json(to_json(result))
+    else:
+        sys.stdout.write(render(result))
+    if result.status != "solved":
+        print(f"planner: {printable(str(result.binding))}", file=sys.stderr)
+        return ExitCode.FAIL
+    return ExitCode.OK
+
+
+def to_json(result: SolveResult) -> dict[str, Any]:
+    """The issue's JSON form: the SPEC §8 report of the completed build under `report`."""
+    from planner.report import to_json as report_json
+
+    return {"file": result.file, "status": result.status, "objective": result.objective,
+            "price_usd": result.price_usd,
+            "added": [added._asdict() for added in result.added],
+            "build_toml": result.build_toml,
+            "report": report_json(result.report) if result.report is not None else None,
+            "searched": result.searched, "space": result.space, "optimal": result.optimal,
+            "binding": result.binding, "reasons": result.reasons, "runners_up": result.runners_up,
+            "notes": result.notes}
+
+
+def render(result: SolveResult) -> str:
+    from planner.cli.render_text import render_report
+
+    lines = [f"{result.file}: {result.status.upper()} ({result.objective}"
+             f"{', proved optimal' if result.optimal else ', not proved optimal'}; "
+             f"{result.searched:,} candidates judged of {result.space:,} combinations)"]
+    if result.status != "solved":
+        lines.append(f"  {result.binding}")
+        lines.extend(f"  note: {note}" for note in result.notes)
+        return "".join(printable(line) + "\n" for line in lines)
+    lines.append("Added:")
+    for added in result.added:
+        price = "no price" if added.price_usd is None else usd(added.price_usd)
+        if added.kind == "circuit":
+            price = "another circuit (its own breaker)"
+        lines.append(f"  {added.kind:<12} {added.part:<48} {price}")
+    total = "unknown (a part has no price)" if result.price_usd is None else usd(result.price_usd)
+    lines.append(f"  {'total added':<12} {'':<48} {total}")
+    if result.reasons:
+        lines.append("Why:")
+        lines.extend(f"  {reason}" for reason in result.reasons)
+    if result.runners_up:
+        lines.append("Runner-up per added part (with the rest as chosen):")
+        lines.extend(f"  {runner}" for runner in result.runners_up)
+    lines.extend(f"Note: {note}" for note in result.notes)
+    text = "".join(printable(line) + "\n" for line in lines)
+    if result.report is not None:
+        text += "\n" + render_report(result.report)
+    return text
+

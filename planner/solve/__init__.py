@@ -1,0 +1,114 @@
+"""`planner solve`: complete a partial build into the cheapest machine that passes (SPEC §5.3).
+
+Modules: `partial` (read a partial build), `reads` (what each check reads, so a partial choice is judged as soon
+as it can be), `space` (candidates, prices, objectives, bounds), `search` (the branch and bound), `complete`
+(a completion as build-file data and text), `explain` (why each choice, runners-up, what makes it infeasible).
+The package never imports the CLI or the TUI.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from planner import buildfile
+from planner.catalog import Catalog
+from planner.checks import Settings
+from planner.report import Report
+from planner.resolve import resolve
+from planner.solve.complete import to_toml
+from planner.solve.explain import Added, added_parts, explain, infeasible_sentence
+from planner.solve.partial import Partial, parse_partial, read_partial
+from planner.solve.search import Outcome, Search
+from planner.solve.space import OBJECTIVES, Objective, ObjectiveName
+
+__all__ = ["OBJECTIVES", "Added", "Partial", "SolveResult", "parse_partial", "read_partial", "solve"]
+
+
+class SolveResult(NamedTuple):
+    """What `planner solve` answers (its JSON is this, with the report in SPEC §8 form)."""
+
+    file: str
+    status: str  # "solved" | "infeasible"
+    objective: ObjectiveName
+    price_usd: float | None  # the parts added (null when one has no price)
+    added: list[Added]
+    build_toml: str | None
+    report: Report | None
+    searched: int
+    space: int
+    optimal: bool
+    binding: str | None
+    reasons: list[str]  # why each added part: what ruled out the cheaper ones
+    runners_up: list[str]
+    notes: list[str]
+
+
+def solve(partial: Partial, catalog: Catalog, *, objective: ObjectiveName = "cheapest", budget: float | None = None,
+          allow_power_limits: bool = False, settings: Settings | None = None, label: str | None = None,
+          explain_choices: bool = True) -> SolveResult:
+    """Complete `partial` (see the package docstring); `label`: the file name the completed build's report gives."""
+    settings = settings or Settings(region=partial.region)  # type: ignore[arg-type]
+    fixed = _fixed_spend(partial)
+    search = Search(partial, catalog, Objective(objective, fixed, budget), allow_power_limits=allow_power_limits,
+                    settings=settings)
+    outcome = search.run()
+    best = outcome.best
+    if best is None:
+        return SolveResult(partial.file, "infeasible", objective, None, [], None, None, outcome.searched,
+                           outcome.space, outcome.proved, infeasible_sentence(search, outcome), [], [],
+                           _notes(search, outcome))
+    text = to_toml(partial, best.raw)
+    report = _verified_report(text, label or partial.file, catalog, settings, partial)
+    added = added_parts(search, best)
+    reasons, runners, binding = explain(search, best) if explain_choices else ([], [], None)
+    price = None if best.price.unpriced else best.price.usd
+    return SolveResult(partial.file, "solved", objective, price, added, text, report, outcome.searched, outcome.space,
+                       outcome.proved and not best.price.unpriced, binding, reasons, runners, _notes(search, outcome))
+
+
+def _fixed_spend(partial: Partial) -> float:
+    """Known prices of the parts the file gives and does not own (what buying the build costs besides the added)."""
+    base, spec = partial.base, partial.spec
+    total = 0.0
+    for kind in ("motherboard", "case", "cpu"):
+        part = getattr(base, kind)
+        if partial.given[kind] and not partial.owned[kind] and part.price is not None:
+            total += part.price
+    for gpu in base.gpus:
+        if not spec.gpu[gpu.spec_index].owned and gpu.board.price is not None:
+            total += gpu.board.price
+        if gpu.riser is not None and gpu.riser.price is not None:
+            total += gpu.riser.price
+    if partial.given["psu"]:
+        for use in base.psus:
+            if not spec.psu[use.index].owned and use.part.price is not None:
+                total += use.part.price
+    return total
+
+
+def _verified_report(text: str, label: str, catalog: Catalog, settings: Settings, partial: Partial) -> Report:
+    """The completed build checked as `planner check` checks its file (with fixes); it must pass."""
+    from planner.api import check_build
+
+    spec, raw = buildfile.loads(text, label)
+    build = resolve(spec, raw, catalog, label=label, text=text, region=settings.region)
+    report = check_build(build, catalog, settings)
+    if report.verdict == "fail":  # the search checked this very data: a failure here is a bug, never an answer
+        raise RuntimeError(f"planner solve: the completed build of {partial.file} fails its check: "
+                           + "; ".join(f.code for f in report.findings if f.severity == "error"))
+    return report
+
+
+def _notes(search: Search, outcome: Outcome) -> list[str]:
+    notes = []
+    if not outcome.proved:
+        notes.append(f"the search stopped at its limit after {outcome.searched:,} candidates: the answer is the best "
+                     "found, not a proved optimum")
+    best = outcome.best
+    if best is not None and best.price.unpriced:
+        notes.append("no priced part works for every kind: the build includes parts with no price in the catalogs, "
+                     "so its total is unknown and not proved the cheapest")
+    if best is not None and best.completion.limits:
+        notes.append(f"power limits lowered (--allow-power-limits): estimated throughput "
+                     f"{best.context.performance.relative_perf * 100:.1f} % of stock")
+    return notes

@@ -1,0 +1,498 @@
+"""Branch and bound over the parts a partial build leaves out (SPEC §5.3).
+
+Stages, in the order that prunes most: board → case → riser cables → CPU → PSUs and circuits. At each stage
+the candidates come cheapest first; a branch is cut when the price of its choices plus an admissible lower
+bound on the rest (the cheapest candidate of every kind still open, of the board's socket for the CPU) cannot
+beat the best build found, and a candidate is dropped when a check that reads only the parts chosen so far
+reports an error (planner/solve/reads.py). Each complete candidate is written as build-file data and checked
+in full through the same path as `planner check`, so a build the solver returns passes it; the best is
+proved optimal when the search ends without hitting its limits.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
+
+from planner import buildfile
+from planner.catalog import Catalog
+from planner.checks import REGISTRY, Context, Settings, run_checks
+from planner.checks.cpu import same_socket
+from planner.checks.findings import Finding
+from planner.errors import InputError
+from planner.models.build import Region
+from planner.models.parts import Case, Cpu, Motherboard, Outlet, Psu, Riser
+from planner.physics.power import dc_budget, rated_watts, runs_on
+from planner.resolve import DEFAULT_OUTLETS, CircuitUse, GpuInstance, PsuUse, ResolvedBuild, resolve
+from planner.solve.complete import Completion, RiserPlan, completed_raw
+from planner.solve.partial import Partial
+from planner.solve.reads import checks_at
+from planner.solve.space import FREE, Candidate, Objective, Price, Score, candidates, space_size
+
+MAX_PSUS = 8  # the most [[psu]] tables a build file takes
+#: Search limits: complete builds checked in full, and candidates judged in all. Past either the search stops
+#: and its answer is not claimed optimal.
+MAX_LEAVES = 3_000
+MAX_NODES = 300_000
+#: The kinds the solver decides, as the output names them.
+KIND_NAMES = {"motherboard": "motherboard", "case": "case", "risers": "riser cables", "cpu": "CPU", "psu": "PSU"}
+
+
+class Leaf(NamedTuple):
+    """A complete build that passes: its data, its findings, the price of what was added, its score."""
+
+    completion: Completion
+    raw: dict[str, Any]
+    build: ResolvedBuild
+    findings: list[Finding]
+    context: Context
+    price: Price
+    score: Score
+
+
+class Rejection(NamedTuple):
+    stage: str
+    code: str
+    message: str
+
+
+class Outcome(NamedTuple):
+    best: Leaf | None
+    searched: int
+    space: int
+    proved: bool  # the search ran to its end: `best` is optimal (or no build passes)
+    rejections: list[Rejection]  # the first few rejections of each (stage, code), for the explanation
+    counts: dict[tuple[str, str], int]  # (stage, code) -> candidates rejected by it
+    deepest: str  # the last stage any candidate reached
+    infeasible: str | None  # a sentence when the search could show at once that nothing passes
+
+
+class Search:
+    """One solve: the partial build, the catalogs, the objective and the limits."""
+
+    def __init__(self, partial: Partial, catalog: Catalog, objective: Objective, *, allow_power_limits: bool = False,
+                 settings: Settings | None = None) -> None:
+        self.partial = partial
+        self.catalog = catalog
+        self.objective = objective
+        self.allow_power_limits = allow_power_limits
+        self.settings = settings or Settings(region=partial.region)  # type: ignore[arg-type]
+        self.base = partial.base
+        priced_only = objective.budget is not None or objective.name != "cheapest"
+        self.lists: dict[str, list[Candidate]] = {}
+        for kind in ("motherboard", "case", "cpu", "psu"):
+            if kind != "psu" and partial.given[kind]:
+                self.lists[kind] = [Candidate(getattr(self.base, kind), FREE, given=True)]
+            elif kind == "psu" and partial.given["psu"]:
+                self.lists[kind] = []
+            else:
+                self.lists[kind] = candidates(catalog, kind, priced_only=priced_only)
+        self.risers = [c for c in candidates(catalog, "riser", priced_only=priced_only)
+                       if isinstance(c.part, Riser) and c.part.kind == "cable"]
+        self.outlet = catalog.typed("outlet", DEFAULT_OUTLETS[partial.region], Outlet)
+        self.searched = 0
+        self.leaves = 0
+        self.cut = False
+        self.best: Leaf | None = None
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.examples: dict[tuple[str, str], Rejection] = {}
+        self.deepest = ""
+        self._case_ok: dict[str, list[Finding]] = {}
+        self._fit: dict[tuple[Any, ...], list[Finding]] = {}
+        self._cpu_floor: dict[str, Price] = {}
+        # which cards may go onto riser cables: tables the file neither places nor gives a riser
+        self.movable = [i for i, spec in enumerate(partial.spec.gpu) if spec.riser is None and spec.slot is None]
+
+    # -- the search --------------------------------------------------------------------------------------
+    def run(self) -> Outcome:
+        infeasible = self._root()
+        if infeasible is None:
+            self._boards()
+        space = space_size([len(self.lists[k]) for k in ("motherboard", "case", "cpu")],
+                           len(self.lists["psu"]), self._psu_cap(None), self._riser_options())
+        return Outcome(self.best, self.searched, space, proved=not self.cut,
+                       rejections=list(self.examples.values()), counts=dict(self.counts), deepest=self.deepest,
+                       infeasible=infeasible)
+
+    def _root(self) -> str | None:
+        """A reason nothing can pass, found before any part is chosen (the GPUs' own errors)."""
+        for finding in self._errors(self.base, checks_at("")):
+            return f"{finding.code}: {finding.message}"
+        if not self.lists["motherboard"] or not self.lists["case"] or not self.lists["cpu"]:
+            missing = [k for k in ("motherboard", "case", "cpu") if not self.lists[k]]
+            return f"the catalogs hold no {' or '.join(missing)} to choose from" + self._priced_note()
+        if not self.partial.given["psu"] and not self.lists["psu"]:
+            return "the catalogs hold no PSU to choose from" + self._priced_note()
+        return None
+
+    def _priced_note(self) -> str:
+        return " with a price (--budget and the perf-per-dollar and fastest objectives use priced parts only)" \
+            if self.objective.budget is not None or self.objective.name != "cheapest" else ""
+
+    def _beaten(self, price: Price) -> bool:
+        """No build whose added parts cost at least `price` can beat the best one (or fit the budget)."""
+        if self.objective.over_budget(price):
+            return True
+        return self.best is not None and self.objective.bound(price) >= self.best.score
+
+    def _tick(self) -> bool:
+        """Count one judged candidate; False once the search must stop."""
+        self.searched += 1
+        if self.searched > MAX_NODES or self.leaves > MAX_LEAVES:
+            self.cut = True
+        return not self.cut
+
+    def _boards(self) -> None:
+        case_floor = self._floor("case")
+        psu_floor = self._floor("psu")
+        for board in self.lists["motherboard"]:
+            assert isinstance(board.part, Motherboard)
+            cpu_floor = self._cpu_floor_for(board.part)
+            if self._beaten(board.cost + case_floor + (cpu_floor or FREE) + psu_floor):
+                break
+            if cpu_floor is None:
+                self._reject("motherboard", "cpu.socket", f"no CPU in the catalogs has socket {board.part.socket}")
+                continue
+            if not self._tick():
+                return
+            self._note_stage("motherboard")
+            build = self.base._replace(motherboard=board.part)
+            if self._rejected("motherboard", self._errors(build, checks_at("motherboard"))):
+                continue
+            self._cases(board, cpu_floor, psu_floor)
+            if self.cut:
+                return
+
+    def _cases(self, board: Candidate, cpu_floor: Price, psu_floor: Price) -> None:
+        assert isinstance(board.part, Motherboard)
+        for case in self.lists["case"]:
+            assert isinstance(case.part, Case)
+            price = board.cost + case.cost
+            if self._beaten(price + cpu_floor + psu_floor):
+                break
+            if not self._tick():
+                return
+            self._note_stage("case")
+            build = self.base._replace(motherboard=board.part, case=case.part)
+            if self._rejected("case", self._case_errors(build)):
+                continue
+            for plan, plan_price in self._riser_plans(case.part):
+                if self._beaten(price + plan_price + cpu_floor + psu_floor):
+                    break
+                if not self._tick():
+                    return
+                self._note_stage("risers")
+                fitted = build._replace(gpus=self._gpus_with(plan))
+                if self._rejected("risers", self._fit_errors(fitted, plan)):
+                    continue
+                self._cpus(fitted, price + plan_price, board.part, case.part, plan, psu_floor)
+                if self.cut:
+                    return
+
+    def _cpus(self, build: ResolvedBuild, price: Price, board: Motherboard, case: Case, plan: RiserPlan,
+              psu_floor: Price) -> None:
+        for cpu in self.lists["cpu"]:
+            assert isinstance(cpu.part, Cpu)
+            if not same_socket(cpu.part.socket, board.socket):
+                continue  # cpu.socket fails on any other socket
+            if self._beaten(price + cpu.cost + psu_floor):
+                break
+            if not self._tick():
+                return
+            self._note_stage("cpu")
+            with_cpu = build._replace(cpu=cpu.part)
+            if (reason := self._circuit_room(with_cpu)) is not None:
+                self._reject("cpu", "outlet.continuous", reason)
+                continue
+            hot = self._optimistic_power(with_cpu, self._psu_cap(case))
+            if self._rejected("cpu", self._errors(hot, checks_at("cpu"))):
+                continue
+            self._psus(with_cpu, price + cpu.cost, board, case, plan, cpu.part)
+            if self.cut:
+                return
+
+    def _psus(self, build: ResolvedBuild, price: Price, board: Motherboard, case: Case, plan: RiserPlan,
+              cpu: Cpu) -> None:
+        if self.partial.given["psu"]:
+            self._leaf(Completion(board, case, plan, cpu, (), len(self.base.circuits)), price)
+            return
+        need = self._min_dc(build)
+        voltages = self._voltages()
+        psus = [c for c in self.lists["psu"] if isinstance(c.part, Psu)
+                and any(runs_on(c.part, v) for v in voltages)]  # outlet.inlet fails a unit on no circuit's voltage
+        top = max(voltages)
+        ratings = [rated_watts(c.part, top) for c in psus if isinstance(c.part, Psu)]
+        best_after = list(itertools.accumulate(reversed(ratings), max))[::-1]  # highest rating from index i on
+        for count in range(1, self._psu_cap(case) + 1):
+            for chosen, chosen_price in self._psu_sets(psus, ratings, best_after, count, need, price):
+                for circuits, assignment in self._assignments(count):
+                    units = tuple((_psu(psus[i]), c) for i, c in zip(chosen, assignment, strict=True))
+                    self._leaf(Completion(board, case, plan, cpu, units, circuits), chosen_price)
+                    if self.cut:
+                        return
+                    if self._beaten(chosen_price):
+                        break
+
+    def _psu_sets(self, psus: Sequence[Candidate], ratings: list[float], best_after: list[float], count: int,
+                  need: float, price: Price) -> Iterator[tuple[tuple[int, ...], Price]]:
+        """Multisets of `count` PSUs (indices, non-decreasing) cheapest first within each branch, cut by price and
+        by rating: their ratings must add up to the DC load (psu.headroom fails a PSU over its rating)."""
+
+        def extend(start: int, chosen: tuple[int, ...], spent: Price, rated: float) -> Iterator[
+                tuple[tuple[int, ...], Price]]:
+            left = count - len(chosen)
+            if left == 0:
+                if rated >= need:
+                    yield chosen, spent
+                return
+            for i in range(start, len(psus)):
+                if rated + left * best_after[i] < need:
+                    break  # no unit from here on rates high enough
+                if self._beaten(spent + psus[i].cost.times(left)):
+                    break
+                yield from extend(i, (*chosen, i), spent + psus[i].cost, rated + ratings[i])
+                if self.cut:
+                    return
+
+        yield from extend(0, (), price, 0.0)
+
+    def _assignments(self, count: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """Which circuit each of `count` PSUs plugs into: (circuits in use, assignment), fewest circuits first.
+        The build's own circuits are distinct; added ones are alike, so only the first use of each is ordered."""
+        own = len(self.partial.spec.circuit)
+        if own == 0:
+            own_slots, most = 0, self.partial.max_circuits
+        else:
+            own_slots, most = own, self.partial.max_circuits
+        least = max(own, 1)
+        for total in range(least, most + 1):
+            added = total - own_slots
+            for assignment in itertools.product(range(total), repeat=count):
+                added_used = [c for c in dict.fromkeys(assignment) if c >= own_slots]
+                if len(added_used) != added or added_used != list(range(own_slots, total)):
+                    continue  # every added circuit used, in order of first use
+                yield total, assignment
+
+    # -- a complete build ----------------------------------------------------------------------------
+    def _leaf(self, completion: Completion, price: Price) -> None:
+        if self._beaten(price) or not self._tick():
+            return
+        self.leaves += 1
+        self._note_stage("psu")
+        raw = completed_raw(self.partial, completion)
+        checked = self.check(raw)
+        if checked is None:
+            return
+        build, findings, ctx = checked
+        errors = [f for f in findings if f.severity == "error"]
+        if errors and self.allow_power_limits:
+            limited = self._with_power_limits(completion, build, errors)
+            if limited is None:
+                self._rejected("psu", errors)
+                return
+            completion, raw, (build, findings, ctx) = limited
+            errors = [f for f in findings if f.severity == "error"]
+        if self._rejected("psu", errors):
+            return
+        warnings = sum(1 for f in findings if f.severity == "warning")
+        score = self.objective.score(price, ctx.performance.relative_perf, warnings)
+        if self.best is None or score < self.best.score:
+            self.best = Leaf(completion, raw, build, findings, ctx, price, score)
+
+    def check(self, raw: dict[str, Any]) -> tuple[ResolvedBuild, list[Finding], Context] | None:
+        """Every check on a build's data, as `planner check` runs them (without fixes); None when it does not
+        resolve (never for the solver's own choices)."""
+        try:
+            spec = buildfile.validate(raw, "", self.partial.file)
+            build = resolve(spec, raw, self.catalog, label=self.partial.file, region=self._region())
+            ctx = Context(build, self.catalog, self.settings, propose_fixes=False)
+            return build, run_checks(build, self.catalog, self.settings, propose_fixes=False, context=ctx), ctx
+        except InputError as error:
+            self._reject("psu", "input", error.message)
+            return None
+
+    def _with_power_limits(self, completion: Completion, build: ResolvedBuild, errors: list[Finding]) -> tuple[
+            Completion, dict[str, Any], tuple[ResolvedBuild, list[Finding], Context]] | None:
+        """The optimiser's power limits when they clear every error (SPEC §5.2), else None."""
+        from planner.optimize import FAMILIES, optimize
+
+        if any(not f.code.startswith(FAMILIES) for f in errors):
+            return None
+        plan = optimize(build, self.catalog, self.settings)
+        if plan.remaining or not plan.changes:
+            return None
+        limited = completion._replace(limits=tuple(sorted(plan.limits.items())))
+        raw = completed_raw(self.partial, limited)
+        checked = self.check(raw)
+        if checked is None or any(f.severity == "error" for f in checked[1]):
+            return None
+        return limited, raw, checked
+
+    # -- judging partial choices ---------------------------------------------------------------------
+    def _errors(self, build: ResolvedBuild, codes: Sequence[str]) -> list[Finding]:
+        ctx = Context(build, self.catalog, self.settings, propose_fixes=False)
+        try:
+            return [f for code in codes for f in REGISTRY[code].run(ctx) if f.severity == "error"]
+        except InputError as error:  # a placement too large to search: the branch cannot be vouched for
+            self.cut = True
+            return [Finding(code="slot.placement", severity="error", message=error.message)]
+
+    def _case_errors(self, build: ResolvedBuild) -> list[Finding]:
+        """The case-stage checks; those that read the case alone (with the cards) are judged once per case."""
+        codes = checks_at("case")
+        alone = tuple(c for c in codes if c != "case.form-factor")
+        case = build.case
+        if case.id not in self._case_ok:
+            self._case_ok[case.id] = self._errors(build, alone)
+        return [*self._case_ok[case.id], *self._errors(build, ("case.form-factor",))]
+
+    def _fit_errors(self, build: ResolvedBuild, plan: RiserPlan) -> list[Finding]:
+        """Where the cards go: judged once per board, case geometry (slots, mounts, open frame) and riser plan."""
+        case = build.case
+        key = (build.motherboard.id, case.expansion_slots, case.open_frame, case.vertical_gpu_mounts, plan.moves,
+               plan.riser.id if plan.riser else None)
+        if key not in self._fit:
+            self._fit[key] = self._errors(build, checks_at("risers"))
+        return self._fit[key]
+
+    def _rejected(self, stage: str, errors: list[Finding]) -> bool:
+        if not errors:
+            return False
+        for finding in errors:
+            self._reject(stage, finding.code, finding.message)
+        return True
+
+    def _reject(self, stage: str, code: str, message: str) -> None:
+        self.counts[(stage, code)] += 1
+        self.examples.setdefault((stage, code), Rejection(stage, code, message))
+
+    def _note_stage(self, stage: str) -> None:
+        from planner.solve.reads import STAGES
+
+        if not self.deepest or STAGES.index(stage) > STAGES.index(self.deepest):
+            self.deepest = stage
+
+    # -- bounds and optimistic builds ----------------------------------------------------------------
+    def _floor(self, kind: str) -> Price:
+        """The cheapest candidate of a kind (nothing for a kind the build gives)."""
+        if kind == "psu" and self.partial.given["psu"]:
+            return FREE
+        return self.lists[kind][0].cost if self.lists[kind] else FREE
+
+    def _cpu_floor_for(self, board: Motherboard) -> Price | None:
+        socket = board.socket.replace(" ", "").casefold()
+        if socket not in self._cpu_floor:
+            cheapest = next((c.cost for c in self.lists["cpu"] if isinstance(c.part, Cpu)
+                             and same_socket(c.part.socket, board.socket)), None)
+            if cheapest is None:
+                return None
+            self._cpu_floor[socket] = cheapest
+        return self._cpu_floor[socket]
+
+    def _psu_cap(self, case: Case | None) -> int:
+        """The most PSUs a build in this case can have without a case.psu-bays error (the case's mounts, unless the
+        catalog only estimates them: then too many only warns)."""
+        if self.partial.given["psu"]:
+            return len(self.base.psus)
+        if case is None or {"psu_bays", "psu_mounts"} & set(case.estimated):
+            return MAX_PSUS
+        return max(min(len(case.mounts()), MAX_PSUS), 0)
+
+    def _voltages(self) -> list[float]:
+        volts = [c.outlet.voltage for c in self.base.circuits if not c.assumed]
+        if len(volts) < self.partial.max_circuits or not volts:
+            volts.append(self.outlet.voltage)
+        return volts
+
+    def _region(self) -> Region | None:
+        return self.partial.region  # type: ignore[return-value]
+
+    def _min_dc(self, build: ResolvedBuild) -> float:
+        """The sustained DC load at the cards' lowest allowed limits (their set limits without
+        --allow-power-limits)."""
+        return dc_budget(self._lowest_limits(build)).total
+
+    def _lowest_limits(self, build: ResolvedBuild) -> ResolvedBuild:
+        if not self.allow_power_limits:
+            return build
+        return build._replace(gpus=[g._replace(power_limit=g.board.power_limit_min) for g in build.gpus])
+
+    def _optimistic_power(self, build: ResolvedBuild, psus: int) -> ResolvedBuild:
+        """The build as cool as its PSUs and limits could make it: as many PSUs as the case takes share the
+        conversion heat, and with --allow-power-limits every card is at its lowest limit."""
+        if self.partial.given["psu"]:
+            return self._lowest_limits(build)
+        stand_in = self.base.psus[0]
+        return self._lowest_limits(build)._replace(
+            psus=[PsuUse(i, stand_in.part, stand_in.circuit) for i in range(max(psus, 1))])
+
+    def _circuit_room(self, build: ResolvedBuild) -> str | None:
+        """A reason no PSUs can work on the circuits the build may use: the DC load (at the lowest limits) is
+        more than their breakers carry, even at 100 % conversion efficiency (outlet.continuous fails a circuit
+        over its breaker rating)."""
+        if self.partial.given["psu"]:
+            return None
+        circuits = [c for c in self.base.circuits if not c.assumed]
+        added = self.partial.max_circuits - len(circuits)
+        capacity = sum(c.outlet.voltage * c.outlet.breaker_current - c.other_load for c in circuits)
+        capacity += added * self.outlet.voltage * self.outlet.breaker_current
+        load = self._min_dc(build)
+        if load <= capacity:
+            return None
+        outlets = _circuits_text(circuits, added, self.outlet)
+        floor = " at the cards' lowest power limits" if self.allow_power_limits else ""
+        return (f"the build draws at least {load:,.0f} W DC{floor} with the {build.cpu.name}, more than the "
+                f"{capacity:,.0f} W the breakers of {outlets} carry (max_circuits = {self.partial.max_circuits})")
+
+    # -- riser plans -------------------------------------------------------------------------------------
+    def _riser_plans(self, case: Case) -> Iterator[tuple[RiserPlan, Price]]:
+        """No risers first, then cards moved onto cables to the case's vertical mounts, cheapest first."""
+        yield RiserPlan(), FREE
+        mounts = case.vertical_gpu_mounts
+        if mounts == 0 or not self.movable or not self.risers:
+            return
+        counts = [int(self.partial.spec.gpu[i].count) for i in self.movable]
+        plans = []
+        for moved in itertools.product(*(range(n + 1) for n in counts)):
+            cables = sum(moved)
+            if cables == 0 or cables > mounts:  # riser.mount fails more cables than mounts
+                continue
+            for riser in self.risers:
+                assert isinstance(riser.part, Riser)
+                moves = tuple((i, m) for i, m in zip(self.movable, moved, strict=True) if m)
+                plans.append((riser.cost.times(cables), cables, riser.part.id, RiserPlan(moves, riser.part)))
+        plans.sort(key=lambda p: (p[0], p[1], p[2]))
+        for cost, _, _, plan in plans:
+            yield plan, cost
+
+    def _riser_options(self) -> int:
+        options = 1
+        for i in self.movable:
+            options *= 1 + int(self.partial.spec.gpu[i].count) * len(self.risers)
+        return options
+
+    def _gpus_with(self, plan: RiserPlan) -> list[GpuInstance]:
+        if plan.riser is None:
+            return list(self.base.gpus)
+        left = dict(plan.moves)
+        gpus = []
+        for gpu in self.base.gpus:
+            if left.get(gpu.spec_index, 0) > 0 and gpu.riser is None:
+                left[gpu.spec_index] -= 1
+                gpu = gpu._replace(riser=plan.riser)
+            gpus.append(gpu)
+        return [g._replace(index=i) for i, g in enumerate(gpus)]
+
+
+def _psu(candidate: Candidate) -> Psu:
+    assert isinstance(candidate.part, Psu)
+    return candidate.part
+
+
+def _circuits_text(circuits: list[CircuitUse], added: int, outlet: Outlet) -> str:
+    parts = [f"'{c.name}' ({c.outlet.standard})" for c in circuits]
+    if added:
+        parts.append(f"{added} {outlet.standard} circuit{'s' if added > 1 else ''}")
+    return " and ".join(parts)
