@@ -65,7 +65,8 @@ def test_performance_per_dollar_counts_a_share_of_a_base_desktop(llama_70b: Reco
 
 def test_llm_inference_reports_decode_speed_per_option(llama_70b: Recommendation) -> None:
     option = _option(llama_70b, "rtx-3090", 2)
-    assert option.tokens_per_s == pytest.approx(16.5, abs=1.0)  # llama.cpp users report ~15–18 tok/s
+    # llama.cpp users report ~15–18 tok/s; XiongjieDai measures 16.3 (Q4_K_M, short context) on 2 × RTX 3090
+    assert option.tokens_per_s is not None and 15 <= option.tokens_per_s <= 18.5
 
 
 def test_sxm_modules_and_amd_cards_are_left_out_with_a_reason(llama_70b: Recommendation) -> None:

@@ -179,6 +179,8 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                     "raw performance, and say why each other option is left out.",
         epilog=_examples("planner recommend --workload llm-inference --model llama-3-70b --precision int4 "
                          "--budget 4000",
+                         "planner recommend --workload llm-inference --model llama-3-70b --precision awq --engine vllm "
+                         "--gpus 4 --users 8",
                          "planner recommend --workload llm-finetune --model llama-3.1-8b --method qlora --budget 1500",
                          "planner recommend --workload image-generation --model sdxl-base-1.0 --plot sdxl.svg",
                          "planner recommend --workload llm-train --model llama-3.2-1b --build build.toml "
@@ -197,6 +199,15 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                           " (default fp16; QLoRA's base model is NF4 whatever this says)")
     rec.add_argument("--kv-cache", choices=["f16", "q8_0", "q4_0", "fp8"], default="f16",
                      help="KV cache type for llm-inference (default f16; llama.cpp -ctk/-ctv q8_0, vLLM fp8)")
+    rec.add_argument("--engine", choices=["llama.cpp", "vllm", "exllama", "tensorrt-llm", "mlc"], default="llama.cpp",
+                     help="inference engine for llm-inference: its decode efficiency and how it uses several cards"
+                          " (llama.cpp and exllama split the layers; vllm, tensorrt-llm and mlc run tensor parallel)"
+                          " (default llama.cpp)")
+    rec.add_argument("--users", type=int, default=1, metavar="N",
+                     help="concurrent users (sequences) served at once for llm-inference: each one's tokens/s and"
+                          " all of them together; their KV caches count in the memory need (default 1)")
+    rec.add_argument("--prompt", type=int, metavar="TOKENS",
+                     help="prompt length for the time to first token (default 1024)")
     rec.add_argument("--framework", choices=["hf", "unsloth", "axolotl", "llama-factory"], default="hf",
                      help="fine-tuning framework for llm-finetune LoRA/QLoRA: its activation, logits and optimizer"
                           " memory (default hf: Transformers + PEFT + FlashAttention-2)")

@@ -84,6 +84,14 @@ def run_recommend(args: argparse.Namespace) -> int:
         raise InputError(f"{', '.join(finetune_flags)} applies to --workload llm-finetune")
     if args.kv_cache != "f16" and args.workload not in ("llm-inference", "general"):
         raise InputError("--kv-cache applies to --workload llm-inference")
+    inference_flags = [flag for flag, value in (("--engine", args.engine != "llama.cpp"), ("--users", args.users != 1),
+                                                ("--prompt", args.prompt is not None)) if value]
+    if inference_flags and args.workload != "llm-inference":
+        raise InputError(f"{', '.join(inference_flags)} applies to --workload llm-inference")
+    if not 1 <= args.users <= 4096:
+        raise InputError(f"--users must be between 1 and 4096, got {args.users}")
+    if args.prompt is not None and not 1 <= args.prompt <= 10_000_000:
+        raise InputError(f"--prompt must be between 1 and 10,000,000 tokens, got {args.prompt}")
     if args.lora_rank is not None and not 1 <= args.lora_rank <= 4096:
         raise InputError(f"--lora-rank must be between 1 and 4096, got {args.lora_rank}")
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
@@ -97,10 +105,12 @@ def run_recommend(args: argparse.Namespace) -> int:
 
         fit = BuildFit(args.build, catalog, args.region)
     memory = MemoryRequest(workload=args.workload, model=model, parameters=args.params, memory=args.memory,
-                           precision=args.precision, context=args.context, batch=args.batch, method=args.method,
+                           precision=args.precision, context=args.context,
+                           batch=args.batch or (args.users if args.users > 1 else None), method=args.method,
                            checkpointing=args.checkpointing, kv_cache=args.kv_cache, framework=args.framework,
                            lora_rank=args.lora_rank, offload=args.offload, display=args.display)
-    rec = recommend(Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor), catalog)
+    rec = recommend(Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor, engine=args.engine,
+                            users=args.users, prompt_tokens=args.prompt), catalog)
     most = params.MAX_BUILD_GPUS if fit is not None else params.DEFAULT_MAX_GPUS
     counts = [args.gpus] if args.gpus else list(range(1, int(most.value) + 1))
     chosen = _pick(rec, args.sort, args.pick, need_board=args.into is not None)

@@ -8,6 +8,7 @@ from typing import Any
 
 from planner.fmt import num, usd
 from planner.physics import params
+from planner.recommend.decode import ENGINE_LABELS
 from planner.recommend.memory import MemoryNeed
 from planner.recommend.plot import label
 from planner.recommend.rank import Candidate, Recommendation
@@ -62,22 +63,45 @@ def memory_lines(need: MemoryNeed, counts: list[int]) -> list[str]:
 
 
 def table(rows: list[Candidate], decode: bool) -> list[str]:
+    decode = decode and any(c.tokens_per_s is not None for c in rows)
     option_width = max([len("option"), *(len(label(c)) for c in rows)])
     boards = [c.board or "(no board in the catalog)" for c in rows]
     board_width = max([len("board"), *(len(b) for b in boards)])
+    users = max((c.users for c in rows), default=1)
     header = (f"  {'#':>2}  {'option':<{option_width}}  {'board':<{board_width}} {'memory':>8} {'price':>8}"
               f" {'perf':>6} {'per $1k':>8}")
-    lines = [header + ("  decode" if decode else "")]
+    if decode:
+        header += f"  {'decode':>11}" + (f"  {'all users':>11}" if users > 1 else "") + "  first token"
+    # A note every row shares (a layer split's, an assumed link's) is said once, under the table.
+    shared = set.intersection(*(set(c.notes) for c in rows)) if len(rows) > 1 else set()
+    lines = [header]
     for i, (c, board) in enumerate(zip(rows, boards, strict=True), start=1):
         price = usd(c.price_usd) if c.price_usd is not None else "-"
         value = f"{c.perf_per_dollar:.3f}" if c.perf_per_dollar is not None else "-"
         line = (f"  {i:>2}  {label(c):<{option_width}}  {board:<{board_width}} {num(c.memory_gib):>4} GiB"
                 f" {price:>8} {c.performance:>6.3f} {value:>8}")
         if decode and c.tokens_per_s is not None:
-            line += f"  {c.tokens_per_s:,.1f} tok/s"
+            line += f"  {c.tokens_per_s:>5,.1f} tok/s"
+            if users > 1 and c.aggregate_tokens_per_s is not None:
+                line += f"  {c.aggregate_tokens_per_s:>5,.0f} tok/s"
+            if c.time_to_first_token_s is not None:
+                line += f"  {c.time_to_first_token_s:,.2f} s"
         lines.append(line)
-        lines.extend(f"        {note}" for note in c.notes)
+        lines.extend(f"        {note}" for note in c.notes if note not in shared)
+    lines.extend(f"  every option above: {note}" for note in sorted(shared))
     return lines
+
+
+def inference_line(rec: Recommendation) -> str | None:
+    """What the decode and first-token columns mean."""
+    first = next((c for c in rec.candidates if c.prompt_tokens is not None), None)
+    if first is None:
+        return None
+    engine = ENGINE_LABELS.get(first.engine or "", first.engine or "")
+    users = (f"{first.users} users batched together: tok/s per user, and all users together" if first.users > 1
+             else "one user: tok/s")
+    return (f"Decode with {engine}, {users}; first token: the time to process a {first.prompt_tokens:,}-token"
+            " prompt (--prompt)")
 
 
 def exclusions(candidates: list[Candidate]) -> list[str]:
@@ -116,6 +140,9 @@ def render(rec: Recommendation, precision: str, counts: list[int], top: int, tco
              " desktop per card")
     lines = [headline(rec, precision), *memory_lines(rec.need, counts),
              f"Performance: {rec.basis}, relative to one H100 SXM (= 1.00); per $1,000 of {share}"]
+    explained = inference_line(rec)
+    if explained:
+        lines.append(explained)
     lines.extend(f"Build problem (not caused by the GPUs): {p}" for p in rec.build_problems)
     lines.append("")
     if rec.by_value:
@@ -156,6 +183,7 @@ def to_json(rec: Recommendation, precision: str, counts: list[int], tco: Tco | N
                               "display_gib": params.DISPLAY_RESERVATION.value if need.display else 0.0,
                               "fragmentation_fraction": params.FRAGMENTATION_MARGIN.value}},
         "performance_basis": rec.basis, "reference_chip": params.REFERENCE_CHIP,
+        "engine": rec.engine, "users": rec.users, "prompt_tokens": rec.prompt_tokens,
         "build": rec.build, "build_problems": rec.build_problems,
         "recommended": asdict(chosen) if chosen else None,
         "candidates": [asdict(c) for c in rec.candidates],

@@ -400,11 +400,8 @@ DEFAULT_TRAINING_SEQUENCE = Param(
     "LLM training/fine-tuning sequence length when --context is not given")
 DEFAULT_VISION_BATCH = Param(
     64, "images per GPU", "planner assumption: a common ImageNet-style per-GPU batch", "vision training batch")
-# Performance model (planner/recommend/perf.py); fitted to the calibration set in planner/recommend/calibration.py
-TRAINING_INTENSITY = Param(
-    110, "FLOP per DRAM byte", "fitted to A100/V100 = 1.70 (Dettmers) and RTX 4090/3090 = 1.73–1.77 (Lambda,"
-    " BERT and Transformer-XL fp16 training)", "16-bit transformer training: cards below this ridge point"
-    " (the RTX 3090's is 76) are compute-bound, those above it memory-bound")
+# Performance model (planner/recommend/perf.py): batched inference (Dettmers' 8- and 16-bit charts) is fitted to the
+# calibration set in planner/recommend/calibration.py; decode, prefill and training to tests/data/perf/ below.
 INFERENCE_BATCH = Param(
     512, "tokens", "fitted to RTX 4090 = 0.33 × H100 SXM for 8-bit inference (Dettmers 2023)", "batched"
     " inference: a 16-bit weight byte serves this many FLOP (8-bit: twice as many), so it is compute-bound")
@@ -416,18 +413,84 @@ L2_TRAFFIC_SAVING = Param(
     " 6–10 % faster than the 3090 Ti at the same bandwidth)", "most DRAM traffic a large L2 cache saves")
 L2_HALF_SIZE = Param(
     96, "MB", "fitted with L2_TRAFFIC_SAVING", "L2 size that saves half of L2_TRAFFIC_SAVING")
-DECODE_EFFICIENCY = Param(
-    0.73, "fraction of bandwidth", "fitted to MLC LLM decode speeds of Llama 2 7B/13B in 4-bit on RTX 4090 and"
-    " 3090 Ti (github.com/mlc-ai/llm-perf-bench: 204.8/113.5 and 186.7/107.4 tok/s)", "batch-1 decode reads"
-    " every active weight once per token")
 AMD_SOFTWARE_EFFICIENCY = Param(
     0.76, "× the CUDA-calibrated speed", "llama.cpp issue #20934 (2026): RX 7900 XTX, LLaMA 7B Q4_0 tg128 167–177"
     " tok/s with the Vulkan backend and 129–144 with ROCm, 0.85× and 0.68× what the model gives its bandwidth;"
     " 0.76 is their geometric mean", "AMD cards run the same work through less mature kernels than CUDA's; no"
     " training figure was found, so the decode one stands for every workload")
-MULTI_GPU_SCALING = Param(
-    0.9, "per doubling of GPUs", "planner assumption; Lambda: 2 × RTX 4090 over PCIe 4.0 'scaled reasonably"
-    " well'; Dettmers: PCIe is fine for 2–4 GPUs", "throughput of n cards = n × per-card × 0.9^log2(n)")
+# LLM decode and prefill (planner/recommend/perf.py; fitted with tools/perf_residuals.py --fit on tests/data/perf/)
+XIONGJIE = ("XiongjieDai/GPU-Benchmarks-on-LLM-Inference (llama.cpp llama-bench, Llama 3 8B/70B Q4_K_M and F16,"
+            " 1–8 cards, May 2024; tests/data/perf/llama_cpp.csv, fit split)")
+LLM_PERF_BENCH = ("mlc-ai/llm-perf-bench README (MLC LLM, ExLlamaV2, llama.cpp, vLLM; Llama 2 7B/13B/70B, 1–8 cards"
+                  " over PCIe, 2023; tests/data/perf/engines.csv)")
+PREMAI = "premAI-io/benchmarks docs/llama2.md (A100 80GB, Llama 2 7B, Jan 2024; tests/data/perf/engines.csv)"
+DECODE_EFFICIENCY_GDDR = Param(
+    0.849, "fraction of effective bandwidth", f"fitted: {XIONGJIE}", "llama.cpp decode streams the weights from"
+    " GDDR memory at this share of the card's bandwidth (74–97 % measured across 13 cards)")
+DECODE_EFFICIENCY_HBM = Param(
+    0.514, "fraction of effective bandwidth", f"fitted: {XIONGJIE} (A100 SXM, H100 PCIe)", "llama.cpp's batch-1"
+    " kernels keep too few bytes in flight to fill HBM: A100/H100 decode reaches about half their bandwidth")
+DECODE_OVERHEAD = Param(
+    2.69, "ms per token", f"fitted: {XIONGJIE}", "time per token that does not shrink with bandwidth (kernel"
+    " launches, sampling, the CPU side): why 8B Q4 runs slower than its bytes alone say while 8B F16 does not")
+LAYER_SPLIT_HOP = Param(
+    0.27, "ms per token per extra card", f"fitted: {XIONGJIE} (1–8 cards)", "llama.cpp's layer split runs the"
+    " cards one after another and hands the hidden state over at each boundary: decode slows 2–10 % with more"
+    " cards on small models, never speeds up")
+#: Inference engines: (decode efficiency on GDDR, on HBM — fractions of effective bandwidth —, per-token overhead
+#: in ms, 1 for tensor parallel over several cards / 0 for a layer split).
+ENGINES = Table(
+    {"llama.cpp": (DECODE_EFFICIENCY_GDDR.value, DECODE_EFFICIENCY_HBM.value, DECODE_OVERHEAD.value, 0.0),
+     "exllama": (0.899, 0.634, 2.19, 0.0), "mlc": (0.850, 0.752, 0.78, 1.0),
+     "vllm": (0.850, 0.607, 0.78, 1.0), "tensorrt-llm": (0.850, 0.690, 0.78, 1.0)},
+    "fraction, fraction, ms, tensor parallel",
+    f"llama.cpp: fitted, {XIONGJIE}. exllama (ExLlamaV2, layer split with gpu_split), mlc (MLC LLM, tensor"
+    f" parallel): fitted, {LLM_PERF_BENCH}. vllm, tensorrt-llm (tensor parallel): HBM efficiency fitted to {PREMAI}"
+    " (vLLM 90.5, TensorRT-LLM 101.9 tok/s on Llama 2 7B fp16); their GDDR efficiency and per-token overhead are"
+    " MLC's (an estimate: no batch-1 GDDR figure of either was found)",
+    "engines differ by 10–80 % on the same card (the faster kernels, CUDA graphs, less Python per token), and in"
+    " how they use several cards")
+ENGINE_ESTIMATED = {"vllm": ("gddr efficiency", "overhead"), "tensorrt-llm": ("gddr efficiency", "overhead")}
+ALLREDUCE_LATENCY_PCIE = Param(
+    80, "µs per all-reduce", f"fitted: {LLM_PERF_BENCH}, MLC LLM tensor parallel over PCIe (2, 4, 8 × A100, 2 × RTX"
+    " 4090); NCCL's own 8-byte all-reduce takes 43–54 µs on 8 PCIe RTX 4090/3090 (NVIDIA/nccl#1530, #1439)",
+    "tensor parallel decode adds two all-reduces per layer per token; over PCIe their latency, not the bytes,"
+    " dominates at batch 1")
+ALLREDUCE_LATENCY_NVLINK = Param(
+    20, "µs per all-reduce", "estimate: NCCL all-reduces 128 B in ~6 µs over NVLink on 2 × H100 with CUDA graphs"
+    " (NVIDIA/nccl#1259); the engine's own launch is assumed to add the rest", "the same over NVLink/NVSwitch")
+NVLINK_BANDWIDTH = Table(
+    {"volta": (150.0,), "ampere": (300.0,), "hopper": (450.0,), "blackwell": (900.0,), "cdna": (448.0,),
+     "bridge": (56.25,)},
+    "GB/s per direction", "NVIDIA data sheets: NVLink 2.0 on V100 SXM2 300 GB/s, NVLink 3 on A100 600 GB/s, NVLink 4 on"
+    " H100 SXM 900 GB/s, NVLink 5 on B200 1.8 TB/s (both directions); AMD MI300X Infinity Fabric 896 GB/s peer"
+    " aggregate; a GeForce/RTX A-series NVLink bridge 112.5 GB/s (RTX 3090, RTX A6000)", "all-reduce bytes of"
+    " tensor parallel over NVLink (SXM/OAM baseboards; a bridge joins two PCIe cards)")
+PREFILL_EFFICIENCY = Table(
+    {"16-bit": (0.448,), "quantized": (0.347,)},
+    "fraction of the fp16-accumulate tensor rate", f"fitted: {XIONGJIE}, pp 1024 on one card (8B)",
+    "prompt processing is matrix-matrix work at the card's fp16 tensor rate (llama.cpp uses fp16 accumulation);"
+    " quantized weights are dequantized on the way, which costs some of it")
+DEFAULT_PROMPT_TOKENS = Param(
+    1024, "tokens", "planner assumption: a chat turn with some history (the XiongjieDai tables' pp 1024)",
+    "prompt length for the time to first token when --prompt is not given")
+# Training (planner/recommend/perf.py training_speed; fitted with tools/perf_residuals.py --fit)
+LAMBDA_TRAINING = ("lambdal/deeplearning-benchmark pytorch/pytorch-train-throughput-fp16.csv (PyTorch NGC, fp16,"
+                   " 1–8 cards; tests/data/perf/lambda_training.csv, fit split)")
+#: Per sample: t = tensor / F + 1 / (η · B) + cuda_cores / F32 + fixed, with F dense fp16 tensor TFLOPS (fp32
+#: accumulate), B memory bandwidth in GB/s (η = 1 on GDDR, the HBM figure on HBM), F32 non-tensor TFLOPS, fixed in
+#: ms; at the largest batch the card holds, throughput × memory / (memory + batch_half).
+TRAINING = Table(
+    {"transformer": (0.080, 0.0050, 0.250, 7.0, 0.80), "cnn": (0.0336, 0.0042, 0.200, 0.10, 0.935)},
+    "tensor, cuda_cores, fixed ms, batch_half GB, HBM η", f"fitted: {LAMBDA_TRAINING}: transformers on BERT base/large"
+    " and Transformer-XL base/large, CNNs on ResNet-50 and SSD", "transformers are bound by memory traffic and"
+    " tensor math, CNNs more by per-sample fixed work; cards with less memory run smaller batches, so the per-step"
+    " costs (optimizer update, launches) weigh more (Lambda's batch sizes grow with memory)")
+MULTI_GPU_SCALING = Table(
+    {"pcie": (0.996,), "nvlink": (0.992,)},
+    "throughput per doubling of cards", f"fitted: {LAMBDA_TRAINING}, n-card ÷ 1-card throughput on the same card"
+    " (PCIe: RTX 3090/4090/A6000/6000 Ada, A100/H100 PCIe; NVLink: V100/A100/H100 SXM)", "data-parallel training of"
+    " n cards = n × per-card × scaling^log2(n)")
 REFERENCE_CHIP = "h100-sxm5-80gb"  # relative performance 1.00, as the Dettmers charts normalise
 # Ranking and cost (planner/recommend/rank.py)
 BASE_DESKTOP_PRICE = Param(

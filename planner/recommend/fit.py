@@ -45,6 +45,7 @@ class BuildFit:
         #: errors of the build that no choice of GPUs changes
         self.own_problems: list[Finding] = [f for f in own if f.severity == "error" and f.code in GPU_INDEPENDENT_CODES]
         self._cache: dict[tuple[object, ...], str | None] = {}
+        self._links: dict[tuple[object, ...], list[tuple[int, int]] | None] = {}
 
     @property
     def label(self) -> str:
@@ -55,6 +56,21 @@ class BuildFit:
         data = with_gpus(self.raw, board.id, count)
         spec = buildfile.validate(data, "", self.label)
         return resolve(spec, data, self.catalog, label=self.label, region=self.settings.region)
+
+    def links(self, board: GpuBoard, count: int) -> list[tuple[int, int]] | None:
+        """(PCIe generation, lanes) of each placed card's link with `count` × `board` in the build, or None
+        when they cannot be placed (tensor parallel then assumes the card's own link)."""
+        from planner.placement import GpuMount, place
+
+        key = ("links", _physical(board), count)
+        if key not in self._links:
+            try:
+                mounts: tuple[GpuMount | None, ...] = place(self.resolve_with(board, count)).mounts
+            except InputError:
+                mounts = ()
+            found = [(int(m.gen or board.pcie_gen), int(m.lanes)) for m in mounts if m is not None and m.lanes]
+            self._links[key] = found or None
+        return self._links[key]
 
     def problem(self, board: GpuBoard, count: int) -> str | None:
         """None when `count` × `board` passes the build's checks (but for the build's own problems), else

@@ -1,27 +1,28 @@
 """A performance model from GPU specs (SPEC §6): relative speed for 8-bit inference, 16-bit inference and
-16-bit training like the Dettmers charts, and batch-1 LLM decode speed in tokens/s.
+16-bit training like the Dettmers charts, training throughput for transformers and CNNs on one or several
+cards, and (planner/recommend/decode.py) LLM decode, prefill and serving speed per engine.
 
-Each workload is a softened roofline. Per byte of DRAM traffic it does I FLOP of tensor-core math, so
+Batched inference is a softened roofline. Per byte of DRAM traffic it does I FLOP of tensor-core math, so
 one byte of work takes
 
     t = ((I / F)^k + (1 / B_eff)^k)^(1/k)          F = tensor throughput for the precision
     B_eff = B / (1 − s · L2 / (L2 + L2_half))       B = memory bandwidth, L2 = its cache
 
-— the compute-bound and the memory-bound part, whichever dominates (k softens the corner because not
-every kernel sits at the same intensity), with a large L2 cache saving up to s of the DRAM traffic.
-Relative performance is 1/t divided by the H100 SXM's. Intensities: 16-bit training I = 110 FLOP/B;
-batched inference I = 512 FLOP/B at 16-bit and 1,024 at 8-bit (a weight byte serves a batch of 512
-tokens; 8-bit packs two weights in the bytes of one). FP8 counts only on Ada, Hopper and Blackwell (the
-chips with FP8 tensor cores in the catalog); FP4 only on Blackwell; elsewhere the work runs at the next
-precision the chip has, and the model says so.
+with I = 512 FLOP/B at 16-bit and 1,024 at 8-bit (a weight byte serves a batch of 512 tokens). FP8 counts
+only on Ada, Hopper and Blackwell, FP4 only on Blackwell; elsewhere the work runs at the next precision the
+chip has, and the model says so.
 
-Batch-1 decode reads every active weight (and the KV cache) once per token:
-tokens/s = η · B_eff / bytes per token, η = 0.73. Over several cards the layers run one card after
-another (llama.cpp's layer split), so more cards add memory, not decode speed. AMD cards get 0.76 of
-every figure: their ROCm and Vulkan kernels reach less of the hardware than CUDA's (llama.cpp decode).
+Training, per sample, for a kind of network (transformer or CNN), fitted to Lambda's PyTorch table:
 
-Every parameter is in planner/physics/params.py (GPU recommendation); the calibration set and the
-model's error on it are in planner/recommend/calibration.py and docs/performance-model.md.
+    t = a / F16 + 1 / (η · B) + b / F32 + t0          F16 dense tensor TFLOPS (fp32 accumulate), B GB/s
+                                                      (η = 1 on GDDR, fitted on HBM), F32 CUDA-core TFLOPS
+    at the largest batch a card holds:  × M / (M + M_half)   (M = its memory: small cards run small batches)
+
+n cards train data-parallel at n × s^log2(n), s fitted over PCIe and over NVLink. AMD cards get 0.76 of
+every figure (their ROCm and Vulkan kernels reach less of the hardware than CUDA's).
+
+Every parameter is in planner/physics/params.py (GPU recommendation); the fit, its held-out split and the
+residual tables are tools/perf_residuals.py and docs/performance-model.md.
 """
 
 from __future__ import annotations
@@ -33,21 +34,23 @@ from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
 from planner.physics import params
 from planner.recommend import formats
+from planner.recommend.decode import (
+    AMD_ARCHITECTURES,
+    decode,
+    decode_work,
+    effective_bandwidth,
+    engine_params,
+    is_hbm,
+    software_efficiency,
+)
 from planner.recommend.formats import Compute
-from planner.recommend.memory import GB, kv_cache_bytes
+from planner.recommend.memory import GB
 
 Profile = Literal["int8_inference", "fp16_inference", "fp16_training"]
-#: Architectures of AMD chips (ROCm / Vulkan software rather than CUDA).
-AMD_ARCHITECTURES = ("rdna", "cdna", "gcn")
+NetworkKind = Literal["transformer", "cnn"]
+Interconnect = Literal["pcie", "nvlink"]
 #: The three charts of Dettmers' guide, in the order the JSON output lists them.
 PROFILES: tuple[Profile, ...] = ("int8_inference", "fp16_inference", "fp16_training")
-
-
-def effective_bandwidth(chip: GpuChip) -> float:
-    """GB/s of DRAM bandwidth, raised by the traffic a large L2 cache saves."""
-    l2 = chip.l2_cache or 0.0
-    saving = params.L2_TRAFFIC_SAVING.value * l2 / (l2 + params.L2_HALF_SIZE.value)
-    return chip.memory_bandwidth / (1 - saving)
 
 
 def tensor_throughput(chip: GpuChip, precision: str) -> tuple[float, str | None]:
@@ -87,17 +90,25 @@ def _time_per_byte(chip: GpuChip, intensity: float, tflops: float) -> float:
     return float((compute**k + memory**k) ** (1 / k))
 
 
-def software_efficiency(chip: GpuChip) -> float:
-    """The share of the CUDA-calibrated speed the chip's software stack reaches (AMD: ROCm/Vulkan)."""
-    return params.AMD_SOFTWARE_EFFICIENCY.value if chip.architecture.startswith(AMD_ARCHITECTURES) else 1.0
+def training_speed(chip: GpuChip, kind: NetworkKind = "transformer", *, largest_batch: bool = False) -> float:
+    """Samples per unit time of one card training a `kind` network in 16-bit mixed precision (arbitrary units;
+    divide by the reference card's). `largest_batch`: at the batch its memory holds (Lambda's method), else per
+    sample at any batch large enough to hide the per-step costs (Dettmers' comparisons)."""
+    values = params.TRAINING.values[kind]
+    tensor, cuda_cores, fixed_ms, batch_half, hbm = (float(v or 0.0) for v in values)
+    bandwidth = chip.memory_bandwidth * (hbm if is_hbm(chip) else 1.0)
+    sixteen = chip.tensor_fp16 or chip.fp32 or 1.0
+    time = tensor / sixteen + 1 / bandwidth + cuda_cores / (chip.fp32 or sixteen) + fixed_ms / 1e3
+    batch = chip.memory / (chip.memory + batch_half) if largest_batch else 1.0
+    return software_efficiency(chip) * batch / time
 
 
 def speed(chip: GpuChip, profile: Profile) -> float:
     """Work per unit time of one card (arbitrary units; divide by the reference card's)."""
     batch = params.INFERENCE_BATCH.value
     if profile == "fp16_training":
-        time = _time_per_byte(chip, params.TRAINING_INTENSITY.value, tensor_throughput(chip, "fp16")[0])
-    elif profile == "fp16_inference":
+        return training_speed(chip, "transformer")
+    if profile == "fp16_inference":
         time = _time_per_byte(chip, batch, tensor_throughput(chip, "fp16")[0])
     else:
         time = _time_per_byte(chip, 2 * batch, eight_bit_throughput(chip))
@@ -121,9 +132,16 @@ def relative_perf(chip: GpuChip, reference: GpuChip) -> dict[str, float]:
     return {profile: round(relative(chip, reference, profile), 4) for profile in PROFILES}
 
 
-def scaling(count: int) -> float:
-    """Throughput of `count` cards in units of one card (data or tensor parallel over PCIe)."""
-    return count * params.MULTI_GPU_SCALING.value ** math.log2(count) if count > 1 else 1.0
+def scaling(count: int, link: Interconnect = "pcie") -> float:
+    """Training throughput of `count` cards in units of one card (data parallel over PCIe or NVLink)."""
+    per_doubling = params.MULTI_GPU_SCALING.values[link][0]
+    assert per_doubling is not None
+    return count * per_doubling ** math.log2(count) if count > 1 else 1.0
+
+
+def training_link(chip: GpuChip, count: int) -> Interconnect:
+    """NVLink on SXM/OAM baseboards (and a bridged pair), else PCIe."""
+    return "nvlink" if chip.form in ("sxm", "oam") or (chip.nvlink and count == 2) else "pcie"
 
 
 def weight_bytes_per_parameter(precision: str) -> float:
@@ -138,28 +156,28 @@ def _compute(precision: str) -> Compute:
 
 
 def decode_bytes_per_token(model: WorkloadModel, precision: str, context: int) -> float:
-    """Bytes read from memory to decode one token: the active weights (without the input embedding,
-    of which one row is read) and the KV cache of `context` tokens."""
-    bytes_per = weight_bytes_per_parameter(precision)
-    active = (model.active_parameters or model.parameters) * 1e9
-    if not model.tied_embeddings and model.vocab_size and model.hidden_size:
-        active -= model.vocab_size * model.hidden_size
-    return active * bytes_per + kv_cache_bytes(model, context, 1, padded=False)
+    """Bytes read from memory to decode one token: the active weights, each tensor in its format (without the
+    input embedding, of which one row is read), and the KV cache of `context` tokens."""
+    work = decode_work(model, model.parameters, precision, context)
+    return work.weight_bytes + work.kv_bytes
 
 
-def decode_tokens_per_s(chip: GpuChip, bytes_per_token: float) -> float:
-    """Batch-1 decode speed: every byte per token streamed at the card's effective bandwidth."""
-    efficiency = params.DECODE_EFFICIENCY.value * software_efficiency(chip)
-    return efficiency * effective_bandwidth(chip) * 1e9 / bytes_per_token
+def decode_tokens_per_s(chip: GpuChip, bytes_per_token: float, engine: str = "llama.cpp") -> float:
+    """Batch-1 decode speed on one card: the bytes streamed at the engine's share of the bandwidth, plus its
+    per-token overhead (decode.decode has the multi-card and multi-user cases)."""
+    from planner.recommend.decode import DecodeWork
+
+    return decode(chip, DecodeWork(bytes_per_token, 0.0, 0.0, None, None, None), engine).tokens_per_s
 
 
-def decode_relative(chip: GpuChip, reference: GpuChip) -> float:
-    """Decode speed relative to the reference card (the same model on each)."""
-    return (software_efficiency(chip) * effective_bandwidth(chip)
-            / (software_efficiency(reference) * effective_bandwidth(reference)))
+def decode_relative(chip: GpuChip, reference: GpuChip, engine: str = "llama.cpp") -> float:
+    """Decode bandwidth relative to the reference card (for a large model, where the overhead is small)."""
+    from planner.recommend.decode import streaming_bandwidth
+
+    return streaming_bandwidth(chip, engine) / streaming_bandwidth(reference, engine)
 
 
-__all__ = ["AMD_ARCHITECTURES", "GB", "PROFILES", "Profile", "decode_bytes_per_token", "decode_relative",
-           "decode_tokens_per_s", "effective_bandwidth", "eight_bit_throughput", "inference_speed", "relative",
-           "relative_perf", "scaling", "software_efficiency", "speed", "tensor_throughput",
-           "weight_bytes_per_parameter"]
+__all__ = ["AMD_ARCHITECTURES", "GB", "PROFILES", "NetworkKind", "Profile", "decode_bytes_per_token",
+           "decode_relative", "decode_tokens_per_s", "effective_bandwidth", "eight_bit_throughput", "engine_params",
+           "inference_speed", "relative", "relative_perf", "scaling", "software_efficiency", "speed",
+           "tensor_throughput", "training_link", "training_speed", "weight_bytes_per_parameter"]

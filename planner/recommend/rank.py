@@ -5,11 +5,13 @@ fragmentation margin: memory.usable_memory) covers the need per card, its price 
 build's checks pass with those cards in it. Fitting options are ranked by performance per dollar and by
 raw performance; every other option carries the reason it was left out.
 
-Performance is relative to one H100 SXM (= 1.00), for the figure the workload depends on: batch-1
-decode for LLM inference (memory bandwidth; more cards add memory, not decode speed), batched inference
-at the chosen precision for image generation, 16-bit training for training and fine-tuning, the
-geometric mean of Dettmers' three figures for `general`. Several cards multiply throughput by
-count × 0.9^log2(count) (not for decode). Performance per dollar divides it by the option's price plus
+Performance is relative to one H100 SXM (= 1.00), for the figure the workload depends on: decode speed
+for LLM inference with the chosen engine (planner/recommend/decode.py: a layer split adds memory, not
+speed; tensor parallel adds speed by card count and interconnect; with --users, all users' tokens/s),
+batched inference at the chosen precision for image generation, 16-bit training (transformers, or CNNs for
+vision) at the batch each card holds for training and fine-tuning, the geometric mean of Dettmers' three
+figures for `general`. Several cards multiply training and batched throughput by count × s^log2(count),
+s fitted over PCIe and NVLink. Performance per dollar divides it by the option's price plus
 a share of a base desktop (Dettmers' normalisation: $1,800 ÷ 4 per card), or with a build by the
 price of the cards plus the build's other parts; it is quoted per $1,000.
 """
@@ -28,15 +30,16 @@ from planner.models.build import Workload
 from planner.models.parts import GpuBoard, GpuChip
 from planner.models.workloads import WorkloadModel
 from planner.physics import params
-from planner.recommend import perf
+from planner.recommend import decode, perf
 from planner.recommend.memory import MemoryNeed, MemoryRequest, default_shape, estimate
 
 if TYPE_CHECKING:
     from planner.recommend.fit import BuildFit
 
 #: What each workload's performance figure is, in words.
-BASIS = {"llm-inference": "batch-1 decode speed", "image-generation": "batched inference at {precision}",
-         "llm-finetune": "16-bit training", "llm-train": "16-bit training", "vision-train": "16-bit training",
+BASIS = {"llm-inference": "decode speed ({engine}, {users})", "image-generation": "batched inference at {precision}",
+         "llm-finetune": "16-bit transformer training", "llm-train": "16-bit transformer training",
+         "vision-train": "16-bit CNN training",
          "general": "mean of 8-bit inference, 16-bit inference and 16-bit training"}
 
 
@@ -59,6 +62,9 @@ class Request:
     gpus: int | None = None  # exactly this many cards; default 1…4 (or what the build takes)
     fit: BuildFit | None = None
     vendor: str = "nvidia"  # nvidia | amd | any
+    engine: str = "llama.cpp"  # LLM inference engine (decode.ENGINES)
+    users: int = 1  # concurrent sequences served (LLM inference)
+    prompt_tokens: int | None = None  # prompt length for the time to first token (default DEFAULT_PROMPT_TOKENS)
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,16 @@ class Candidate:
     memory_needed_gib: float | None = None  # per card
     usable_gib: float | None = None  # per card: capacity − context − display − fragmentation
     headroom_gib: float | None = None  # per card: usable − needed (negative: does not fit)
+    # LLM inference (None otherwise): the engine, how it uses the cards, and what a user sees
+    engine: str | None = None
+    users: int = 1
+    decode_mode: str | None = None  # single card | layer split | tensor parallel
+    interconnect: str | None = None  # the link tensor parallel all-reduces cross
+    ms_per_token: float | None = None
+    aggregate_tokens_per_s: float | None = None  # every user together (= tokens_per_s for one user)
+    prompt_tokens: int | None = None
+    prefill_tokens_per_s: float | None = None
+    time_to_first_token_s: float | None = None
 
 
 class Recommendation(NamedTuple):
@@ -98,6 +114,9 @@ class Recommendation(NamedTuple):
     by_speed: list[Candidate]
     build: str | None
     build_problems: list[str]
+    engine: str | None = None  # LLM inference: the engine the speeds are for
+    users: int = 1
+    prompt_tokens: int | None = None
 
 
 def recommend(request: Request, catalog: Catalog) -> Recommendation:
@@ -136,10 +155,15 @@ def recommend(request: Request, catalog: Catalog) -> Recommendation:
     excluded = [c for c in candidates if not c.fits]
     return Recommendation(
         workload=workload, model=request.memory.model, need=need,
-        basis=BASIS[workload].format(precision=request.memory.precision), budget=request.budget,
+        basis=BASIS[workload].format(precision=request.memory.precision,
+                                     engine=decode.ENGINE_LABELS.get(request.engine, request.engine),
+                                     users=f"{request.users} users" if request.users > 1 else "one user"),
+        budget=request.budget,
         candidates=by_value + excluded, by_value=by_value, by_speed=by_speed,
         build=fit.label if fit else None, build_problems=[f"{f.code}: {f.message}" for f in fit.own_problems]
-        if fit else [])
+        if fit else [], engine=request.engine if workload == "llm-inference" else None,
+        users=request.users if workload == "llm-inference" else 1,
+        prompt_tokens=scorer.prompt if scorer.work is not None else None)
 
 
 def _cards(catalog: Catalog) -> list[tuple[GpuChip, list[Card]]]:
@@ -240,48 +264,84 @@ class _Scorer:
         self.reference = reference
         self.workload = need.workload
         self.precision = request.memory.precision
-        self.decode_bytes = _decode_bytes(request.memory, need)
+        self.work = _decode_work(request.memory, need)
+        self.prompt = request.prompt_tokens or int(params.DEFAULT_PROMPT_TOKENS.value)
+        self.kind: perf.NetworkKind = "cnn" if self.workload == "vision-train" else "transformer"
+        self._reference_speed: float | None = None
 
-    def performance(self, chip: GpuChip, count: int, figures: dict[str, float]) -> float:
+    def link(self, card: Card, count: int) -> decode.Interconnect:
+        fit = self.request.fit
+        links = fit.links(card.board, count) if fit is not None and card.board is not None else None
+        return decode.interconnect(card.chip, count, links, card.board.pcie_gen if card.board else None)
+
+    def reference_speed(self) -> float:
+        if self._reference_speed is None:
+            assert self.work is not None
+            self._reference_speed = decode.decode(self.reference, self.work, self.request.engine,
+                                                  users=self.request.users).aggregate_tokens_per_s
+        return self._reference_speed
+
+    def performance(self, chip: GpuChip, count: int, figures: dict[str, float],
+                    estimate: decode.DecodeEstimate | None) -> float:
         if self.workload == "llm-inference":
-            return perf.decode_relative(chip, self.reference)
+            if estimate is not None:
+                return estimate.aggregate_tokens_per_s / self.reference_speed()
+            return perf.decode_relative(chip, self.reference, self.request.engine)
+        link = perf.training_link(chip, count)
         if self.workload == "image-generation":
             single = perf.inference_speed(chip, self.precision) / perf.inference_speed(self.reference, self.precision)
         elif self.workload == "general":
             single = math.prod(figures.values()) ** (1 / len(figures))
         else:
-            single = figures["fp16_training"]
-        return single * perf.scaling(count)
+            single = (perf.training_speed(chip, self.kind, largest_batch=True)
+                      / perf.training_speed(self.reference, self.kind, largest_batch=True))
+        return single * perf.scaling(count, link)
 
     def candidate(self, card: Card, count: int, reason: Reason | None, share: float,
                   shared_build: bool) -> Candidate:
         chip = card.chip
         figures = perf.relative_perf(chip, self.reference)
-        performance = self.performance(chip, count, figures)
+        estimate = prefilled = None
+        link: decode.Interconnect | None = None
+        if self.work is not None:
+            link = self.link(card, count)
+            estimate = decode.decode(chip, self.work, self.request.engine, count, link, self.request.users)
+            prefilled = decode.prefill(chip, self.work, self.prompt, self.request.engine, count, link)
+        performance = self.performance(chip, count, figures, estimate)
         price = card.price * count if card.price is not None else None
         cost = None
         if price is not None:
             cost = price + (share if shared_build else share * count)
-        tokens = None
-        if self.decode_bytes is not None:
-            tokens = round(perf.decode_tokens_per_s(chip, self.decode_bytes), 1)
         needed = self.need.per_gpu(count)
         usable = chip.memory if self.need.floor is not None else self.need.usable(chip.memory).usable
         notes = self.notes(card)
+        if estimate is not None and count > 1:
+            notes.append(_multi_gpu_note(estimate, link, count, self.work))
         headroom = usable - needed
         if reason is None and 0 <= headroom < params.TIGHT_FIT.value * usable:
             notes.append(f"tight: {headroom:.1f} GiB spare of {usable:.1f} GiB usable per card")
+        scaling = perf.scaling(count, perf.training_link(chip, count))
+        inference = self.workload == "llm-inference"
         return Candidate(
             chip=chip.id, name=chip.name, board=card.board.id if card.board else None, count=count,
             fits=reason is None, excluded_reason=reason.text if reason else None,
             excluded_kind=reason.kind if reason else None, memory_gb=chip.memory * count,
             memory_needed_gb=round(self.need.per_gpu(count), 2),
-            relative_perf={k: round(v * perf.scaling(count), 4) for k, v in figures.items()},
+            relative_perf={k: round(v * scaling, 4) for k, v in figures.items()},
             performance=round(performance, 4),
             perf_per_dollar=round(performance / cost * 1000, 4) if cost else None,
-            price_usd=price, cost_basis_usd=cost, tokens_per_s=tokens, notes=notes,
+            price_usd=price, cost_basis_usd=cost,
+            tokens_per_s=round(estimate.tokens_per_s, 1) if estimate is not None else None, notes=notes,
             memory_gib=chip.memory * count, memory_needed_gib=round(needed, 2), usable_gib=round(usable, 2),
-            headroom_gib=round(headroom, 2))
+            headroom_gib=round(headroom, 2),
+            engine=self.request.engine if inference else None, users=self.request.users if inference else 1,
+            decode_mode=estimate.mode if estimate is not None else None,
+            interconnect=estimate.link if estimate is not None else None,
+            ms_per_token=round(estimate.ms_per_token, 2) if estimate is not None else None,
+            aggregate_tokens_per_s=round(estimate.aggregate_tokens_per_s, 1) if estimate is not None else None,
+            prompt_tokens=prefilled.prompt_tokens if prefilled is not None else None,
+            prefill_tokens_per_s=round(prefilled.tokens_per_s) if prefilled is not None else None,
+            time_to_first_token_s=round(prefilled.seconds, 3) if prefilled is not None else None)
 
     def notes(self, card: Card) -> list[str]:
         chip = card.chip
@@ -298,13 +358,35 @@ class _Scorer:
         return notes
 
 
-def _decode_bytes(request: MemoryRequest, need: MemoryNeed) -> float | None:
-    """Bytes read per decoded token (LLM inference with a known size), else None."""
+def _multi_gpu_note(estimate: decode.DecodeEstimate, link: decode.Interconnect | None, count: int,
+                    work: decode.DecodeWork | None) -> str:
+    """Why several cards decode as fast as they do."""
+    label = decode.ENGINE_LABELS.get(estimate.engine, estimate.engine)
+    if estimate.mode == "tensor parallel" and link is not None:
+        layers = work.layers if work is not None and work.layers else 32
+        assumed = " (assumed: no build gives the slots)" if link.assumed and link.kind == "pcie" else ""
+        return (f"{label} tensor parallel over {link.label}{assumed}: each card reads 1/{count} of the weights;"
+                f" {2 * layers} all-reduces cost {estimate.multi_gpu_ms:.1f} ms of each {estimate.ms_per_token:.1f} ms"
+                " token")
+    return (f"{label} layer split: the {count} cards take turns, so decode is no faster than one card"
+            f" (+{estimate.multi_gpu_ms:.2f} ms per token for the hand-overs); a tensor-parallel engine"
+            " (--engine vllm) would add speed")
+
+
+def _decode_work(request: MemoryRequest, need: MemoryNeed) -> decode.DecodeWork | None:
+    """What a token of the requested model costs (LLM inference with a known size), else None."""
     if need.workload != "llm-inference":
         return None
-    bytes_per = perf.weight_bytes_per_parameter(request.precision)
+    context = need.context or 1
     if request.model is not None:
-        return perf.decode_bytes_per_token(request.model, request.precision, need.context or 1)
+        return decode.decode_work(request.model, request.model.parameters, request.precision, context,
+                                  request.kv_cache)
     if request.parameters is not None:
-        return request.parameters * 1e9 * bytes_per
+        shape = request.shape
+        work = decode.decode_work(None, request.parameters, request.precision, context)
+        if shape is not None and shape.kv_heads is not None:  # the stand-in shape's KV cache and layers
+            scaled = decode.decode_work(shape, shape.parameters, request.precision, context, request.kv_cache)
+            return work._replace(kv_bytes=scaled.kv_bytes, layers=scaled.layers, hidden=scaled.hidden,
+                                 attention_width=scaled.attention_width)
+        return work
     return None
