@@ -161,8 +161,8 @@ def render_extended(args: argparse.Namespace, rec: Recommendation, counts: list[
                      " free)")
         lines.append("")
         lines.extend(_machine_lines(machines, args.top, decode))
-        left = machines_left_out_lines(machines)
-        lines.extend([*left, ""] if left else [])
+        solver_left = machines_left_out_lines(machines)
+        lines.extend([*solver_left, ""] if solver_left else [])
     else:
         lines.append(f"Performance: {rec.basis}, relative to one H100 SXM (= 1.00); per $1,000 of the cards plus"
                      " the other parts of the build")
