@@ -57,6 +57,7 @@ class BuildSession:
     path: Path | None = None
     settings: Settings = field(default_factory=Settings)
     dirty: bool = False
+    history: list[str] = field(default_factory=list)  # the build's text before each edit `undo` can take back
 
     # -- opening and saving ------------------------------------------------------------------------------
     @classmethod
@@ -184,6 +185,22 @@ class BuildSession:
             if not entries:
                 del self.document[kind]
         self.dirty = True
+
+    def replace(self, text: str) -> None:
+        """Replace the whole build (a completion by the solver) as one edit that `undo` takes back."""
+        try:
+            document = tomlkit.parse(text)
+        except tomlkit.exceptions.ParseError as error:
+            raise InputError(f"not valid TOML: {error}") from None
+        self.history.append(self.text())
+        self.document, self.dirty = document, True
+
+    def undo(self) -> bool:
+        """Take back the last `replace`; False when there is none."""
+        if not self.history:
+            return False
+        self.document, self.dirty = tomlkit.parse(self.history.pop()), True
+        return True
 
     def _entry(self, kind: str, index: int) -> Table:
         entries = self.document[kind]

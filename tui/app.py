@@ -20,6 +20,7 @@ from planner.catalog import Catalog
 from planner.errors import PlannerError
 from planner.fmt import printable
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult
+from tui.screens.complete import CompleteBuild
 from tui.screens.dialogs import AskPath, Confirm, ShowError
 from tui.screens.picker import CatalogPicker
 from tui.screens.tuner import Tuner
@@ -51,6 +52,8 @@ class PlannerApp(App[None]):
         Binding("t", "tune", "Tune power"),
         Binding("o", "optimise", "Optimise"),
         Binding("w", "wizard", "Recommend"),
+        Binding("s", "complete", "Complete", show=False),  # the footer is full at 80 columns: ctrl+p lists it
+        Binding("ctrl+z", "undo", "Undo", show=False),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+o", "open", "Open", show=False),
         Binding("tab", "focus_next", "Next panel", show=False),
@@ -117,6 +120,10 @@ class PlannerApp(App[None]):
                             "thermal error", self.action_optimise)
         yield SystemCommand("Recommend GPUs", "Workload → model → precision → budget → ranked GPUs → add to build",
                             self.action_wizard)
+        yield SystemCommand("Complete this build (s)", "The solver fills in board, case, CPU, PSUs and circuits with"
+                            " the cheapest parts that pass every check; shows why; one undoable edit",
+                            self.action_complete)
+        yield SystemCommand("Undo (ctrl+z)", "Take back the last completion", self.action_undo)
         yield SystemCommand("Save", "Save the build (atomically, keeping comments)", self.action_save)
         yield SystemCommand("Save as", "Save the build to another file", self.action_save_as)
         yield SystemCommand("Open", "Open another build file", self.action_open)
@@ -235,6 +242,26 @@ class PlannerApp(App[None]):
             self.notify(f"Added {choice.cards} × {choice.board}")
 
         self.push_screen(Wizard(self.session.catalog, workload), chosen)
+
+    def action_complete(self) -> None:
+        if not self.session.data().get("gpu"):
+            self.notify("Add the GPUs first: the solver completes the build around them.", severity="warning")
+            return
+
+        def chosen(text: str | None) -> None:
+            if text:
+                self.session.replace(text)
+                self.recheck()
+                self.notify("Completed the build (ctrl+z undoes it)", title="planner solve")
+
+        self.push_screen(CompleteBuild(self.session), chosen)
+
+    def action_undo(self) -> None:
+        if self.session.undo():
+            self.recheck()
+            self.notify("Undone: the build as it was before the completion")
+        else:
+            self.notify("Nothing to undo.")
 
     # -- files ------------------------------------------------------------------------------------------
     def action_save(self) -> None:

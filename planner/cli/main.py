@@ -193,7 +193,7 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     size.add_argument("--params", type=billions, metavar="BILLIONS", help="model size in billions of parameters")
     size.add_argument("--memory", type=gibibytes, metavar="GIB",
                       help="the memory the workload needs in all, GiB, if you know it (split over the cards)")
-    rec.add_argument("--precision", choices=PRECISIONS, default="fp16", metavar="FORMAT",
+    rec.add_argument("--precision", choices=PRECISIONS, default=None, metavar="FORMAT",
                      help="weights' format: GGUF q4_0 q4_k_m q5_k_m q6_k q8_0, f16/bf16, fp8, nf4, awq, gptq, nvfp4;"
                           " the old names fp16 int8 int4 fp4 fp32 are aliases (int4 = q4_0, int8 = q8_0)"
                           " (default fp16; QLoRA's base model is NF4 whatever this says)")
@@ -246,8 +246,14 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     rec.add_argument("--into", type=Path, metavar="FILE",
                      help="put the picked GPUs into this build file (created from --build or a starter build if "
                           "missing; comments kept) and check it")
+    rec.add_argument("--complete", action="store_true",
+                     help="complete each option into a machine with planner solve (board, case, CPU, PSUs; with "
+                          "--build, around its parts) and rank only those that pass, by the whole machine's price")
+    rec.add_argument("--add", action="store_true",
+                     help="with --build: also consider adding cards to the build's own (kept, owned)")
     rec.add_argument("--plot", type=Path, metavar="FILE.svg", help="write a chart of performance per dollar vs memory")
-    rec.add_argument("--force", action="store_true", help="overwrite the --plot file if it exists")
+    rec.add_argument("--force", action="store_true",
+                     help="overwrite the --plot file (with --complete: the --into file) if it exists")
     rec.add_argument("--top", type=int, default=10, metavar="N", help="options shown per ranking (default 10)")
     rec.add_argument("--no-chart", action="store_true", help="leave out the text chart")
     rec.add_argument("--format", choices=["text", "json"], default="text",

@@ -97,22 +97,27 @@ def run_recommend(args: argparse.Namespace) -> int:
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
         raise InputError("--plot writes an SVG file; give a name ending in .svg", file=str(args.plot))
     hours = hours_from(args.hours_per_day, args.utilization)
+    precision_given, args.precision = args.precision is not None, args.precision or "fp16"
     catalog = catalog_from(args)
     model = _model(catalog, args.model) if args.model else None
-    fit = None
-    if args.build is not None:
-        from planner.recommend.fit import BuildFit
+    from planner.cli.recommend_complete import build_fit, run_extended
+    from planner.recommend.complete import precision_hint
 
-        fit = BuildFit(args.build, catalog, args.region)
+    fit, partial = build_fit(args, catalog)
     memory = MemoryRequest(workload=args.workload, model=model, parameters=args.params, memory=args.memory,
                            precision=args.precision, context=args.context,
                            batch=args.batch or (args.users if args.users > 1 else None), method=args.method,
                            checkpointing=args.checkpointing, kv_cache=args.kv_cache, framework=args.framework,
                            lora_rank=args.lora_rank, offload=args.offload, display=args.display)
-    rec = recommend(Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor, engine=args.engine,
-                            users=args.users, prompt_tokens=args.prompt), catalog)
+    request = Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor, engine=args.engine,
+                      users=args.users, prompt_tokens=args.prompt)
+    rec = recommend(request, catalog)
     most = params.MAX_BUILD_GPUS if fit is not None else params.DEFAULT_MAX_GPUS
     counts = [args.gpus] if args.gpus else list(range(1, int(most.value) + 1))
+    found = precision_hint(request, catalog, rec) if not precision_given else None
+    hint = found.sentence(args.precision) if found is not None else None
+    if args.complete or args.add:
+        return run_extended(args, catalog, request, rec, fit, partial, counts, hint)
     chosen = _pick(rec, args.sort, args.pick, need_board=args.into is not None)
     tco = cost = None
     if chosen is not None:
@@ -125,13 +130,18 @@ def run_recommend(args: argparse.Namespace) -> int:
     if args.format == "json":
         from planner.cli.render_recommend import to_json
 
-        write_json(to_json(rec, args.precision, counts, tco, chosen, into and into[0]))
+        data = to_json(rec, args.precision, counts, tco, chosen, into and into[0])
+        data["precision_hint"] = hint
+        write_json(data)
         return ExitCode.OK
     from planner.cli.render_recommend import render
     from planner.recommend.plot import text_chart
 
     chart = "" if args.no_chart else text_chart(rec.by_value)
-    sys.stdout.write(printable(render(rec, args.precision, counts, args.top, tco, cost, chosen, chart), newlines=True))
+    text = render(rec, args.precision, counts, args.top, tco, cost, chosen, chart)
+    if hint:  # under "No option fits"
+        text = text.replace("\n\nLeft out:", f"\n{hint}\n\nLeft out:", 1)
+    sys.stdout.write(printable(text, newlines=True))
     if into is not None:
         sys.stdout.write("\n" + printable(into[1], newlines=True))
     return ExitCode.OK

@@ -167,11 +167,15 @@ def recommend(request: Request, catalog: Catalog) -> Recommendation:
 
 
 def _cards(catalog: Catalog) -> list[tuple[GpuChip, list[Card]]]:
-    """Each chip with its cards, cheapest first (a chip without boards is its own card)."""
+    """Each chip with its cards: curated boards cheapest first, then imported ones (priced at the chip's launch
+    price unless a price file gives theirs); a chip with no board in any catalog is its own card, never ranked."""
     boards: dict[str, list[GpuBoard]] = defaultdict(list)
-    for board in catalog.all("gpu", curated=True):
+    imported: set[str] = set()
+    for board in catalog.all("gpu"):
         assert isinstance(board, GpuBoard)
         boards[board.chip].append(board)
+        if catalog.origin("gpu", board.id) == "imported":
+            imported.add(board.id)
     result: list[tuple[GpuChip, list[Card]]] = []
     for chip in catalog.all("gpu-chip"):
         assert isinstance(chip, GpuChip)
@@ -190,7 +194,8 @@ def _cards(catalog: Catalog) -> list[tuple[GpuChip, list[Card]]]:
                 cards.append(Card(chip, board, None))
         if not cards:
             cards.append(Card(chip, None, chip.launch_price, "the chip's launch price" if chip.launch_price else None))
-        cards.sort(key=lambda c: (c.price is None, c.price or 0, c.board.slot_width if c.board else 0))
+        cards.sort(key=lambda c: (c.board is not None and c.board.id in imported, c.price is None, c.price or 0,
+                                  c.board.slot_width if c.board else 0))
         result.append((chip, cards))
     return result
 
@@ -212,8 +217,8 @@ def _chip_reason(chip: GpuChip, cards: list[Card], request: Request) -> Reason |
                       f"an {chip.form.upper()} module: it needs a server baseboard, not a workstation's PCIe slot")
     if request.budget is not None and cards[0].price is None:
         return Reason("no-price", f"no price in the catalog, so it cannot be held to the {usd(request.budget)} budget")
-    if request.fit is not None and cards[0].board is None:
-        return Reason("no-board", "no board of this chip in the catalog to put into the build")
+    if cards[0].board is None:
+        return Reason("no-board", "no board of this chip in the catalogs (curated or imported) to build with")
     return None
 
 

@@ -1,0 +1,63 @@
+"""The TUI's "complete this build" action (Textual's Pilot): the solver's choice, its price and why, applied as
+one edit that ctrl+z takes back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from planner.catalog import Catalog
+from tui.app import make_app
+from tui.screens.complete import CompleteBuild
+
+PARTIAL = Path(__file__).resolve().parent / "data" / "recommend" / "two-4090s-partial.toml"
+
+
+@pytest.mark.asyncio
+async def test_complete_shows_the_choice_and_applies_it_as_one_undoable_edit(catalog: Catalog) -> None:
+    app = make_app(PARTIAL, catalog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = app.session.text()
+        assert app.result is not None and app.result.missing  # no board, case, CPU or PSU yet
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CompleteBuild)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.result is not None and screen.result.status == "solved"
+        shown = str(screen.query_one("#text", Static).render())
+        assert "motherboard" in shown and "total $" in shown and "Why:" in shown
+        await pilot.press("enter")
+        await pilot.pause()
+        data = app.session.data()
+        assert {"motherboard", "case", "cpu", "psu"} <= set(data)
+        assert app.result is not None and app.result.report is not None
+        assert app.result.report.verdict in ("pass", "warn")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert app.session.text() == before
+
+
+@pytest.mark.asyncio
+async def test_escape_leaves_the_build_as_it_was(catalog: Catalog) -> None:
+    app = make_app(PARTIAL, catalog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = app.session.text()
+        await pilot.press("s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session.text() == before and not app.session.dirty
+
+
+@pytest.mark.asyncio
+async def test_complete_without_gpus_asks_for_them_first(catalog: Catalog) -> None:
+    app = make_app(None, catalog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert not isinstance(app.screen, CompleteBuild)

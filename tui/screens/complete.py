@@ -1,0 +1,102 @@
+"""Complete this build: the solver (planner solve) fills in what the build leaves out — board, case, CPU, PSUs,
+circuits, riser cables — with the cheapest parts that pass every check; the screen shows its choice, the price
+and why, and returns the completed build's text for the app to apply as one edit (undone with ctrl+z)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from planner.errors import PlannerError
+from planner.fmt import usd
+from planner.session import BuildSession
+from planner.solve import SolveResult, parse_partial, solve
+from tui.text import plain
+
+
+class CompleteBuild(ModalScreen[str | None]):
+    """Returns the completed build's text (enter), or None (escape, or when nothing passes)."""
+
+    DEFAULT_CSS = """
+    CompleteBuild { align: center middle; }
+    CompleteBuild > Vertical { width: 76; height: auto; max-height: 95%; border: thick $primary;
+                               background: $surface; padding: 0 1; }
+    #choice { height: auto; max-height: 16; }
+    """
+    BINDINGS = [Binding("enter", "apply", "Apply"), Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, session: BuildSession) -> None:
+        super().__init__()
+        self.session = session
+        self.result: SolveResult | None = None
+        self.problem: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Complete this build · enter: apply (ctrl+z undoes it) · esc: cancel")
+            yield Label("the cheapest parts with which every check passes (planner solve)")
+            with VerticalScroll(id="choice"):
+                yield Static(plain("Searching the catalogs…"), id="text")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._solve, thread=True, exit_on_error=False)
+
+    def _solve(self) -> None:
+        """In a thread: the search takes up to a second on the full catalogs."""
+        label = str(self.session.path or "new build")
+        try:
+            partial = parse_partial(self.session.text(), label, self.session.catalog, self.session.settings.region)
+            result = solve(partial, self.session.catalog, label=label)
+        except PlannerError as error:
+            self.app.call_from_thread(self._show, None, str(error))
+            return
+        self.app.call_from_thread(self._show, result, None)
+
+    def _show(self, result: SolveResult | None, problem: str | None) -> None:
+        self.result, self.problem = result, problem
+        self.query_one("#text", Static).update(plain("\n".join(describe(result, problem)), newlines=True))
+
+    def action_apply(self) -> None:
+        if self.result is None and self.problem is None:
+            return  # still searching
+        if self.result is not None and self.result.status == "solved" and self.result.added:
+            self.dismiss(self.result.build_toml)
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def describe(result: SolveResult | None, problem: str | None) -> list[str]:
+    """The solver's choice, its price and why, in lines (or why there is none)."""
+    if result is None:
+        return [f"The build cannot be completed as it is: {problem}", "", "esc: back"]
+    if result.status != "solved":
+        return [f"No completion passes every check: {result.binding}", "", "esc: back"]
+    if not result.added:
+        verdict = result.report.verdict.upper() if result.report is not None else "?"
+        return [f"Nothing to add: the build names every part and passes ({verdict}).", "", "esc: back"]
+    lines = ["Adds:"]
+    for added in result.added:
+        price = "another circuit" if added.kind == "circuit" else (
+            usd(added.price_usd) if added.price_usd is not None else "no price")
+        lines.append(f"  {added.kind:<12} {added.part:<44} {price}")
+    total = usd(result.price_usd) if result.price_usd is not None else "unknown (a part has no price)"
+    proved = "proved the cheapest" if result.optimal else "not proved the cheapest"
+    lines.append(f"  total {total} ({proved}; {result.searched:,} candidates judged)")
+    if result.report is not None:
+        warnings = sum(f.severity == "warning" for f in result.report.findings)
+        lines.append(f"  the completed build: {result.report.verdict.upper()}"
+                     + (f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""))
+    if result.reasons:
+        lines.append("Why:")
+        lines.extend(f"  {reason}" for reason in result.reasons)
+    if result.runners_up:
+        lines.append("Runners-up:")
+        lines.extend(f"  {runner}" for runner in result.runners_up)
+    lines.extend(f"Note: {note}" for note in result.notes)
+    return lines
