@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import tomlkit
-from tomlkit.items import AoT, Table
+from tomlkit.items import AoT, Array, InlineTable, Table
 from tomlkit.toml_document import TOMLDocument
 
 from planner import tomlfile
@@ -84,7 +84,9 @@ class BuildSession:
         target = path or self.path
         if target is None:
             raise InputError("the build has no file name yet; save it as a file first")
-        atomic_write(target, self.text(), force=True)
+        text = self.text()
+        tomlfile.loads(text, str(target))  # never write a file that `planner check` cannot read
+        atomic_write(target, text, force=True)
         self.path, self.dirty = target, False
         return target
 
@@ -174,9 +176,13 @@ class BuildSession:
             table[name] = value
         if kind not in self.document:
             self.document.append(kind, tomlkit.aot())
-        entries = self.document[kind]
-        assert isinstance(entries, AoT)
-        entries.append(table)
+        entries = self._entries(kind)
+        if isinstance(entries, Array):  # `psu = [{ part = "…" }]`: keep the file's inline style
+            inline = tomlkit.inline_table()
+            inline.update(table)
+            entries.append(inline)
+        else:
+            entries.append(table)
         self.dirty = True
         return len(entries) - 1
 
@@ -197,22 +203,29 @@ class BuildSession:
                 del self.document[path]
         else:
             kind, index = path.rstrip("]").split("[")
-            entries = self.document[kind]
-            assert isinstance(entries, AoT)
+            entries = self._entries(kind)
             del entries[int(index)]
             if not entries:
                 del self.document[kind]
         self.dirty = True
 
-    def _entry(self, kind: str, index: int) -> Table:
+    def _entries(self, kind: str) -> AoT | Array:
+        """The gpu, psu or circuit entries: an array of tables, or an inline array (`psu = []` is valid TOML
+        and a build that has no PSU yet)."""
         entries = self.document[kind]
-        assert isinstance(entries, AoT)
-        entry = entries[index]
+        assert isinstance(entries, (AoT, Array)), f"{kind} is validated to be a list"
+        return entries
+
+    def _entry(self, kind: str, index: int) -> Table | InlineTable:
+        entry = self._entries(kind)[index]
+        assert isinstance(entry, (Table, InlineTable))
         return entry
 
 
 def _editable(text: str, label: str) -> TOMLDocument:
     """The text as a tomlkit document (comments and order kept); InputError when tomlkit cannot read it."""
+    if not text.endswith("\n"):
+        text += "\n"  # else tomlkit writes a table added at the end onto the last line: `x = 1[[gpu]]`
     try:
         document = tomlkit.parse(text)
         document.unwrap()
