@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -315,3 +316,49 @@ def test_an_edit_that_makes_the_build_invalid_is_the_checks_problem_not_a_crash(
     assert [row.quantity for row in session.rows() if row.kind == "gpu"] == [1]  # shown, not crashed
     session.set_field("ambient", int(HUGE))
     assert "number too large" in (session.check().problem or "")
+
+
+# -- found by the fuzz harness (tests/test_fuzz.py) ------------------------------------------------------------
+def test_the_line_of_an_error_is_found_in_linear_time_past_a_long_value(tmp_path: Path) -> None:
+    """tomlpos re-scanned a run of key characters from each of its positions: 5 s for a 20 kB value, minutes for
+    this one; now a few milliseconds (the limit only catches the quadratic scan)."""
+    import signal
+
+    build = _write(tmp_path / "build.toml", f'name = "{"a" * 300_000}"\nworkloud = 1\n')
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError("planner check still running after 5 s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(5)
+    try:
+        result = run_cli("check", build)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert _one_error(result.err) == f"planner: {build}:2: workloud: unknown key 'workloud'; did you mean 'workload'?"
+
+
+def test_a_part_added_to_a_file_without_a_final_newline_saves_as_valid_toml(tmp_path: Path, catalog: Catalog) -> None:
+    path = _write(tmp_path / "build.toml", '[[gpu]]\npart = "nvidia-rtx-3090-fe"')
+    session = BuildSession.open(path, catalog)
+    session.add("gpu", "gigabyte-rtx-3090-turbo")
+    session.save()
+    assert tomllib.loads(path.read_text()) == {"gpu": [{"part": "nvidia-rtx-3090-fe"},
+                                                       {"part": "gigabyte-rtx-3090-turbo"}]}
+
+
+def test_parts_are_added_to_and_removed_from_an_inline_array_of_tables(tmp_path: Path, catalog: Catalog) -> None:
+    session = BuildSession.open(_write(tmp_path / "build.toml", "psu = []\n"), catalog)
+    session.add("psu", "corsair-ax1600i")
+    assert session.data()["psu"] == [{"part": "corsair-ax1600i"}] and "psu" not in session.check().missing
+    session.remove("psu[0]")
+    assert session.check().missing == ["gpu", "case", "motherboard", "cpu", "psu"]
+
+
+def test_the_session_never_saves_what_planner_check_cannot_read(tmp_path: Path, catalog: Catalog) -> None:
+    session = BuildSession.open(_write(tmp_path / "build.toml", 'name = "x"\n'), catalog)
+    session.set_field("ambient", 2**70)  # tomlkit writes it; the loader refuses numbers past 2**53
+    with pytest.raises(InputError, match="number too large"):
+        session.save()
+    assert (tmp_path / "build.toml").read_text() == 'name = "x"\n'
