@@ -53,11 +53,12 @@ def validate(data: dict[str, Any], text: str, label: str) -> BuildFile:
 
 def validate_unfinished(data: dict[str, Any], text: str, label: str, missing: Collection[str]) -> None:
     """Validate a build that does not have all its parts yet (the TUI's build in progress): the same rules
-    as `validate`, except that the top-level keys in `missing` may be absent or empty."""
+    as `validate`, except that the top-level keys in `missing` may be absent or empty (not of another type)."""
     try:
         BuildFile.model_validate(data)
     except ValidationError as error:
-        details = [d for d in error.errors(include_url=False) if not (len(d["loc"]) == 1 and d["loc"][0] in missing)]
+        details = [d for d in error.errors(include_url=False)
+                   if not (d["type"] in ("missing", "too_short") and len(d["loc"]) == 1 and d["loc"][0] in missing)]
         if details:
             _raise_first(details, text, label)
 

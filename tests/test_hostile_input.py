@@ -305,6 +305,12 @@ def test_the_session_opens_an_unfinished_build_but_not_a_wrong_one(tmp_path: Pat
         BuildSession.open(wrong, catalog)
 
 
+def test_a_table_where_a_list_of_parts_belongs_is_refused_even_in_an_unfinished_build(
+        tmp_path: Path, catalog: Catalog) -> None:
+    with pytest.raises(InputError, match=r"build.toml:1: gpu: expected a list, got \{\}"):
+        BuildSession.open(_write(tmp_path / "build.toml", "[gpu]\n"), catalog)
+
+
 def test_an_edit_that_makes_the_build_invalid_is_the_checks_problem_not_a_crash(
         tmp_path: Path, catalog: Catalog) -> None:
     path = tmp_path / "build.toml"
