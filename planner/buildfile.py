@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import re
-import tomllib
+from collections.abc import Collection
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
 
+from planner import tomlfile
 from planner.catalog import suggest
 from planner.errors import InputError
 from planner.models.build import BuildFile, CircuitSpec, Extras, GpuSpec, PsuSpec
 from planner.validation import location, message
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 MAX_BYTES = 1_000_000  # a build file is a few kB; refuse anything absurd before parsing it
 
@@ -28,24 +31,16 @@ def read_text(path: Path) -> str:
             raise InputError("is a directory, expected a build file (.toml)", file=label)
         if path.stat().st_size > MAX_BYTES:
             raise InputError(f"is larger than {MAX_BYTES // 1000} kB; not a build file", file=label)
-        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError("no such file", file=label) from None
-    except UnicodeDecodeError:
-        raise InputError("is not UTF-8 text; expected a TOML build file", file=label) from None
     except OSError as error:
         raise InputError(f"cannot read: {error.strerror}", file=label) from None
+    return tomlfile.read_text(path, what="a TOML build file")
 
 
 def parse_toml(text: str, label: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        detail = str(error)
-        match = re.search(r"\(at line (\d+), column \d+\)", detail)
-        line = int(match.group(1)) if match else None
-        detail = re.sub(r"\s*\(at line \d+, column \d+\)", "", detail)
-        raise InputError(f"not valid TOML: {detail[0].lower()}{detail[1:]}", file=label, line=line) from None
+    """TOML text as data, through the one safe parser (planner/tomlfile.py)."""
+    return tomlfile.loads(text, label)
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -65,17 +60,32 @@ def validate(data: dict[str, Any], text: str, label: str, model: type[BaseModel]
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        details = error.errors(include_url=False)
-        # Unknown keys first: a typo'd key is the root cause of "required key is missing" elsewhere.
-        details.sort(key=lambda d: d["type"] != "extra_forbidden")
-        detail = details[0]
-        loc = _clean(detail["loc"])
-        text_message = message(detail)
-        if detail["type"] == "extra_forbidden":
-            text_message = unknown_key_message(loc, _allowed_keys(loc))
-        from planner.tomlpos import line_of
+        _raise_first(error.errors(include_url=False), text, label)
 
-        raise InputError(text_message, file=label, line=line_of(text, loc), key=location(loc)) from None
+
+def validate_unfinished(data: dict[str, Any], text: str, label: str, missing: Collection[str]) -> None:
+    """Validate a build that does not have all its parts yet (the TUI's build in progress): the same rules
+    as `validate`, except that the top-level keys in `missing` may be absent or empty (not of another type)."""
+    try:
+        BuildFile.model_validate(data)
+    except ValidationError as error:
+        details = [d for d in error.errors(include_url=False)
+                   if not (d["type"] in ("missing", "too_short") and len(d["loc"]) == 1 and d["loc"][0] in missing)]
+        if details:
+            _raise_first(details, text, label)
+
+
+def _raise_first(details: list[ErrorDetails], text: str, label: str) -> NoReturn:
+    # Unknown keys first: a typo'd key is the root cause of "required key is missing" elsewhere.
+    details.sort(key=lambda d: d["type"] != "extra_forbidden")
+    detail = details[0]
+    loc = _clean(detail["loc"])
+    text_message = message(detail)
+    if detail["type"] == "extra_forbidden":
+        text_message = unknown_key_message(loc, _allowed_keys(loc))
+    from planner.tomlpos import line_of
+
+    raise InputError(text_message, file=label, line=line_of(text, loc), key=location(loc)) from None
 
 
 def unknown_key_message(loc: tuple[str | int, ...], allowed: list[str]) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pydantic import ValidationError
 
+from planner import tomlfile
 from planner.errors import CatalogError, UnknownPartError
 from planner.models.parts import KIND_FILES, KIND_MODELS, Part
 from planner.validation import first_problem, problems
@@ -121,10 +121,19 @@ class _CachedEntries(Mapping[str, Any]):
 
 
 class Catalog:
-    """Parts by kind and id, validated on first use."""
+    """Parts by kind and id, validated on first use.
 
-    def __init__(self, dirs: Iterable[Path] | None = None) -> None:
+    A file in the per-user directory that cannot be read or parsed is skipped, not fatal: a broken file
+    there would otherwise break every command. It is kept in `skipped` (and reported by `validate()`), and
+    `on_skip` is called with it when it is found; a broken built-in or `--catalog` file is an error.
+    """
+
+    def __init__(self, dirs: Iterable[Path] | None = None,
+                 on_skip: Callable[[CatalogError], None] | None = None) -> None:
         self.dirs = list(dirs) if dirs is not None else default_dirs()
+        self.skipped: list[CatalogError] = []
+        self._on_skip = on_skip
+        self._user_dir = user_dir()
         self._raw: dict[str, dict[str, Entry]] = {}
         self._parsed: dict[tuple[str, str], Part] = {}
         self._files: dict[Path, Mapping[str, Any]] = {}
@@ -175,7 +184,12 @@ class Catalog:
                                                    lambda: catalog_cache.read_raw(cached) or read_toml(path))
                 self._valid[path] = hit["valid"]
             else:
-                raw = read_toml(path)
+                try:
+                    raw = read_toml(path)
+                except CatalogError as problem:
+                    self._skip(path, problem)
+                    self._files[path], self._valid[path] = {}, {}
+                    return self._files[path]
                 valid = _validated(path, raw)
                 self._files[path], self._valid[path] = raw, valid
                 if cached is not None:
@@ -191,22 +205,35 @@ class Catalog:
             return entries if part_id in entries else None
         text = self._texts.get(path)
         if text is None:
-            text = self._texts[path] = "\n" + _read_text(path)
+            try:
+                text = self._texts[path] = "\n" + _read_text(path)
+            except CatalogError as problem:
+                self._skip(path, problem)
+                self._files[path], self._valid[path] = {}, {}
+                return None
         start = text.find(f"\n{part_id} = {{")
         if start >= 0 and _defined_again(text, part_id):
             start = -1  # the id is defined twice (invalid TOML): parse it all, so its error is the file's
         if start >= 0:
             end = text.find("\n", start + 1)
             try:
-                found = tomllib.loads(text[start:end if end >= 0 else len(text)]).get(part_id)
-            except tomllib.TOMLDecodeError:
-                found = None
+                found = tomlfile.loads(text[start:end if end >= 0 else len(text)], "").get(part_id)
+            except CatalogError:
+                found = None  # parsed whole below, which reports the problem with its line
             if found is not None:
                 return {part_id: found}
         if part_id not in text:
             return None
         entries = self._file(path)  # not in the importer's one-line layout: parse it all
         return entries if part_id in entries else None
+
+    def _skip(self, path: Path, problem: CatalogError) -> None:
+        """Skip an unreadable file of the per-user directory (re-raise the problem for any other file)."""
+        if path.parent not in (self._user_dir, self._user_dir / "imported"):
+            raise problem
+        self.skipped.append(problem)
+        if self._on_skip is not None:
+            self._on_skip(problem)
 
     def entries(self, kind: str) -> dict[str, Entry]:
         """Raw entries of a kind, by id, after overrides (reads every file of the kind)."""
@@ -399,6 +426,7 @@ class Catalog:
                 if entry.file.startswith(prefix):
                     errors.extend(validate_part(kind, {**entry.data, "id": part_id}, entry.file, part_id))
         errors.extend(e for e in self._reference_problems(set(kinds)) if (e.file or "").startswith(prefix))
+        errors.extend(e for e in self.skipped if (e.file or "").startswith(prefix))
         errors.extend(e for e in self._alias_problems(kinds) if (e.file or "").startswith(prefix))
         return errors
 
@@ -501,22 +529,13 @@ def _defined_again(text: str, part_id: str) -> bool:
 
 
 def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise CatalogError(f"cannot read: {error}", file=display_path(path)) from None
+    return tomlfile.read_text(path, CatalogError, label=display_path(path), what="a TOML catalog file")
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """Parse one catalog file; a syntax error becomes a CatalogError with the line."""
-    label = display_path(path)
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise CatalogError(f"not valid TOML: {error}", file=label) from None
-    except OSError as error:
-        raise CatalogError(f"cannot read: {error.strerror}", file=label) from None
+    """Parse one catalog file (planner/tomlfile.py); any problem becomes a CatalogError, with the line when
+    it is known."""
+    return tomlfile.loads(_read_text(path), display_path(path), CatalogError)
 
 
 def parse_part(kind: str, data: dict[str, Any], *, file: str, entry: str) -> Part:

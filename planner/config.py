@@ -10,7 +10,6 @@ Read only when a build needs a default, so an ordinary check never opens it.
 from __future__ import annotations
 
 import os
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,12 +31,15 @@ def config_path() -> Path:
 
 @cache
 def _read(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        return {}
+    from planner import tomlfile
+
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise InputError(f"not valid TOML: {error}", file=str(path)) from None
+        path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return {}  # no settings file: the defaults
+    except OSError:
+        pass  # unreadable: read_text says why
+    data = tomlfile.loads(tomlfile.read_text(path, what="a TOML settings file"), str(path))
     unknown = sorted(set(data) - {"region"})
     if unknown:
         raise InputError(f"unknown setting {unknown[0]!r}; the settings file knows: region", file=str(path))

@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import tomlkit
-from tomlkit.items import AoT, Table
+from tomlkit.items import AoT, Array, InlineTable, Table
 from tomlkit.toml_document import TOMLDocument
 
+from planner import tomlfile
 from planner.api import check_build
 from planner.catalog import Catalog
 from planner.checks import Change, Settings
 from planner.edit import set_path
-from planner.errors import InputError
+from planner.errors import InputError, PlannerError
 from planner.fileio import atomic_write
 from planner.report import Report
 from planner.resolve import ResolvedBuild
@@ -66,15 +67,15 @@ class BuildSession:
 
     @classmethod
     def open(cls, path: Path, catalog: Catalog) -> BuildSession:
-        """Read a build file, keeping its comments; InputError when it is not readable TOML."""
+        """Read a build file, keeping its comments, through the CLI's parser and validation (parts that are
+        not chosen yet may be missing); InputError naming file and line when it does not pass them."""
         from planner.buildfile import read_text
 
-        text = read_text(path)
-        try:
-            document = tomlkit.parse(text)
-        except tomlkit.exceptions.ParseError as error:
-            raise InputError(f"not valid TOML: {error}", file=str(path), line=error.line) from None
-        return cls(catalog, document, path)
+        text, label = read_text(path), str(path)
+        tomlfile.loads(text, label)  # what `planner check` parses; tomlkit alone accepts more than TOML
+        session = cls(catalog, _editable(text, label), path)
+        session.validate()
+        return session
 
     def text(self) -> str:
         return tomlkit.dumps(self.document)
@@ -84,7 +85,9 @@ class BuildSession:
         target = path or self.path
         if target is None:
             raise InputError("the build has no file name yet; save it as a file first")
-        atomic_write(target, self.text(), force=True)
+        text = self.text()
+        tomlfile.loads(text, str(target))  # never write a file that `planner check` cannot read
+        atomic_write(target, text, force=True)
         self.path, self.dirty = target, False
         return target
 
@@ -97,22 +100,38 @@ class BuildSession:
         data = self.data()
         return [key for key in REQUIRED if not data.get(key)]
 
+    def validate(self) -> None:
+        """InputError for the build's first problem, as `planner check` words it; parts still missing are not
+        a problem here (`missing()` lists them)."""
+        from planner.buildfile import validate_unfinished
+
+        data, text, label = self.data(), self.text(), self._label()
+        tomlfile.check_values(data, text, label)
+        validate_unfinished(data, text, label, self.missing())
+
     def check(self) -> CheckResult:
-        """Validate, resolve and check the build as it is now (what the TUI does on every edit)."""
+        """Validate, resolve and check the build as it is now (what the TUI does on every edit). A bug in
+        the planner is the result's problem, not an exception that would end the session."""
         from planner.buildfile import validate
         from planner.resolve import resolve
 
         missing = self.missing()
-        if missing:
-            return CheckResult(None, None, missing, None)
-        data, text, label = self.data(), self.text(), str(self.path or "new build")
         try:
+            self.validate()
+            if missing:
+                return CheckResult(None, None, missing, None)
+            data, text, label = self.data(), self.text(), self._label()
             spec = validate(data, text, label)
             build = resolve(spec, data, self.catalog, label=label, text=text, region=self.settings.region)
-            report = check_build(build, self.catalog, self.settings)  # InputError: placement too large to search
-        except InputError as error:
-            return CheckResult(None, None, [], str(error))
-        return CheckResult(report, build, [], None)
+            return CheckResult(check_build(build, self.catalog, self.settings), build, [], None)
+        except PlannerError as error:  # among them: a placement too large to search
+            return CheckResult(None, None, missing, str(error))
+        except Exception as error:
+            return CheckResult(None, None, missing, f"internal error ({type(error).__name__}: {error}); this is a"
+                               " bug in the planner, please report it with this build")
+
+    def _label(self) -> str:
+        return str(self.path or "new build")
 
     def rows(self) -> list[PartRow]:
         """The parts list, grouped by kind."""
@@ -120,13 +139,15 @@ class BuildSession:
         for kind in SINGLE_PARTS:
             if kind in data:
                 rows.append(PartRow(kind, kind, _label(data[kind]), 1, ""))
-        for i, gpu in enumerate(data.get("gpu", [])):
+        for i, gpu in _tables(data, "gpu"):
             limit = f"limit {gpu['power_limit']}" if "power_limit" in gpu else "stock power"
-            rows.append(PartRow("gpu", f"gpu[{i}]", _label(gpu.get("part")), int(gpu.get("count", 1)), limit))
-        for i, psu in enumerate(data.get("psu", [])):
+            count = gpu.get("count", 1)
+            rows.append(PartRow("gpu", f"gpu[{i}]", _label(gpu.get("part")), count if type(count) is int else 1,
+                                limit))
+        for i, psu in _tables(data, "psu"):
             where = f"on {psu['circuit']}" if "circuit" in psu else ""
             rows.append(PartRow("psu", f"psu[{i}]", _label(psu.get("part")), 1, where))
-        for i, circuit in enumerate(data.get("circuit", [])):
+        for i, circuit in _tables(data, "circuit"):
             rows.append(PartRow("circuit", f"circuit[{i}]", _label(circuit.get("outlet")), 1,
                                 str(circuit.get("name", ""))))
         return rows
@@ -156,9 +177,13 @@ class BuildSession:
             table[name] = value
         if kind not in self.document:
             self.document.append(kind, tomlkit.aot())
-        entries = self.document[kind]
-        assert isinstance(entries, AoT)
-        entries.append(table)
+        entries = self._entries(kind)
+        if isinstance(entries, Array):  # `psu = [{ part = "…" }]`: keep the file's inline style
+            inline = tomlkit.inline_table()
+            inline.update(table)
+            entries.append(inline)
+        else:
+            entries.append(table)
         self.dirty = True
         return len(entries) - 1
 
@@ -179,8 +204,7 @@ class BuildSession:
                 del self.document[path]
         else:
             kind, index = path.rstrip("]").split("[")
-            entries = self.document[kind]
-            assert isinstance(entries, AoT)
+            entries = self._entries(kind)
             del entries[int(index)]
             if not entries:
                 del self.document[kind]
@@ -202,11 +226,39 @@ class BuildSession:
         self.document, self.dirty = tomlkit.parse(self.history.pop()), True
         return True
 
-    def _entry(self, kind: str, index: int) -> Table:
+    def _entries(self, kind: str) -> AoT | Array:
+        """The gpu, psu or circuit entries: an array of tables, or an inline array (`psu = []` is valid TOML
+        and a build that has no PSU yet)."""
         entries = self.document[kind]
-        assert isinstance(entries, AoT)
-        entry = entries[index]
+        assert isinstance(entries, (AoT, Array)), f"{kind} is validated to be a list"
+        return entries
+
+    def _entry(self, kind: str, index: int) -> Table | InlineTable:
+        entry = self._entries(kind)[index]
+        assert isinstance(entry, (Table, InlineTable))
         return entry
+
+
+def _editable(text: str, label: str) -> TOMLDocument:
+    """The text as a tomlkit document (comments and order kept); InputError when tomlkit cannot read it."""
+    if not text.endswith("\n"):
+        text += "\n"  # else tomlkit writes a table added at the end onto the last line: `x = 1[[gpu]]`
+    try:
+        document = tomlkit.parse(text)
+        document.unwrap()
+    except tomlkit.exceptions.ParseError as error:
+        raise InputError(f"not valid TOML: {error}", file=label, line=error.line) from None
+    except (tomlkit.exceptions.TOMLKitError, ValueError, RecursionError) as error:
+        raise InputError(f"cannot be opened for editing: {error}", file=label) from None
+    return document
+
+
+def _tables(data: dict[str, Any], kind: str) -> list[tuple[int, dict[str, Any]]]:
+    """The entries of an array of tables with their indexes (none when it is not one: the build's problem
+    then says why)."""
+    entries = data.get(kind, [])
+    return [(i, entry) for i, entry in enumerate(entries) if isinstance(entry, dict)] if isinstance(
+        entries, list) else []
 
 
 def _label(ref: Any) -> str:

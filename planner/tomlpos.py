@@ -12,6 +12,10 @@ _ARRAY_HEADER = re.compile(r"^\s*\[\[\s*([^\]]+?)\s*\]\]")
 _HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]")
 _KEY = re.compile(r"""^\s*((?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'))*)\s*=""")
 
+# A bare key starts only where no key character precedes it: without the look-behind, a long run of key
+# characters (a 100 kB string value) is re-scanned from each of its positions, quadratic in its length.
+_INNER_KEY = re.compile(r"(?<![A-Za-z0-9_\-])([A-Za-z0-9_\-]+)\s*=")
+
 Path = tuple[str | int, ...]
 
 
@@ -41,7 +45,7 @@ def key_lines(text: str) -> dict[Path, int]:
             found.setdefault(path, number)
             # keys of an inline table on the same line: `part = { base = "x", slot_width = 1 }`
             rest = line[match.end():]
-            for inner in re.finditer(r"([A-Za-z0-9_\-]+)\s*=", rest):
+            for inner in _INNER_KEY.finditer(rest):
                 found.setdefault((*path, inner.group(1)), number)
     return found
 

@@ -60,7 +60,10 @@ def to_canonical(value: Any, kind: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(f"{expected}, got {value!r}")
     if not isinstance(value, str):
-        return _finite(float(value), expected)
+        try:
+            return _finite(float(value), expected)
+        except OverflowError:  # an int past ~1.8e308 (the TOML loader refuses them earlier)
+            raise ValueError(f"{expected}, got a number too large") from None
     match = _NUMBER.match(value)
     if not match:
         raise ValueError(f"{expected}, got {value!r}")

@@ -95,7 +95,7 @@ def test_a_board_whose_chip_is_unknown_is_reported(tmp_path: Path) -> None:
 
 def test_broken_toml_in_a_catalog_is_a_catalog_error_with_the_line(tmp_path: Path) -> None:
     _write(tmp_path, "psus.toml", "[a]\nname = \n")
-    with pytest.raises(CatalogError, match=r"psus.toml: not valid TOML: .*line 2"):
+    with pytest.raises(CatalogError, match=r"psus.toml:2: not valid TOML: "):
         Catalog([tmp_path]).entries("psu")
 
 

@@ -184,7 +184,8 @@ def test_a_bad_settings_file_is_one_clear_error(tmp_path: Path, monkeypatch: pyt
     settings = tmp_path / "config.toml"
     settings.write_text('region = "mars"\n')
     monkeypatch.setenv("PLANNER_CONFIG", str(settings))
-    result = run_cli("check", example("inline-watercooled-3090s.toml"))
+    build = example("inline-watercooled-3090s.toml")
+    result = run_cli("check", build)
     assert result.code == 2
     expected = "region must be one of us, eu, uk, jp, cn, au, got 'mars'"
-    assert result.err.strip() == f"planner: {settings}: region: {expected}"
+    assert result.err.strip() == f"planner: {build}: {settings}: region: {expected}"  # the build that needed it

@@ -4,6 +4,7 @@ user catalog's bad chip reference."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,7 @@ def test_a_duplicate_id_in_an_imported_file_is_the_files_error_not_a_silent_pick
     imported = tmp_path / "mine" / "imported"
     imported.mkdir(parents=True)
     (imported / "psus.toml").write_text(LAB_PSU.format(watts=1600) + LAB_PSU.format(watts=1000))
-    with pytest.raises(CatalogError, match=r"imported/psus\.toml: not valid TOML"):
+    with pytest.raises(CatalogError, match=r"imported/psus\.toml(:\d+)?: not valid TOML"):
         Catalog([builtin_dir(), tmp_path / "mine"]).get("psu", "lab-psu")
 
 
@@ -134,7 +135,7 @@ def test_a_user_catalogs_bad_chip_reference_is_reported_against_the_catalog_file
     run = run_cli("check", "--catalog", mine, _build(tmp_path, gpu="lab-gpu"))
     assert run.code == 2
     assert f"{mine / 'gpus.toml'}: [lab-gpu] chip: unknown chip 'rtx-3090x'" in run.err
-    assert "build.toml" not in run.err
+    assert not re.search(r"build\.toml:\d", run.err)  # the build file is named as the file checked, not as the place
 
 
 def test_a_bad_chip_the_build_file_names_is_reported_against_its_line(tmp_path: Path) -> None:

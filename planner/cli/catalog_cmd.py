@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
 
 from planner.catalog import Catalog, builtin_dir, default_dirs
 from planner.cli.common import catalog_from, console, rich_stdout, write_json
-from planner.errors import ExitCode, InputError, UnknownPartError
+from planner.errors import CatalogError, ExitCode, InputError, UnknownPartError
 from planner.fmt import printable
 from planner.models.parts import KIND_MODELS, GpuBoard, GpuChip, Part
 
@@ -139,7 +140,10 @@ def _validate(args: argparse.Namespace) -> int:
         scope = ", ".join(str(d) for d in catalog.dirs if d.is_dir())
     for error in errors:
         print(error, file=sys.stderr)
-    count = sum(len(catalog.entries(kind)) for kind in KIND_MODELS)
+    count = 0
+    for kind in KIND_MODELS:
+        with contextlib.suppress(CatalogError):  # a file that cannot be read is among the problems above
+            count += len(catalog.entries(kind))
     print(f"{count} entries checked in {scope}: {len(errors)} problem(s)")
     if args.stats:
         _print_price_stats(catalog, args.dir)

@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog, default_dirs
+from planner.errors import CatalogError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -20,12 +21,17 @@ def catalog_from(args: argparse.Namespace) -> Catalog:
             from planner.errors import InputError
 
             raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
-    catalog = Catalog(default_dirs(args.catalog))
+    catalog = Catalog(default_dirs(args.catalog), on_skip=warn_skipped)
     if hasattr(args, "prices"):  # commands where prices matter: the user's prices.toml and --prices files
         from planner.prices import load_prices
 
         load_prices(catalog, args.prices)
     return catalog
+
+
+def warn_skipped(problem: CatalogError) -> None:
+    """A broken file in the per-user catalog directory is skipped; say so once, on stderr."""
+    print(f"planner: warning: {problem}; skipped this file of your catalog directory", file=sys.stderr)
 
 
 def write_json(data: Any, **options: Any) -> None:

@@ -1,0 +1,147 @@
+"""Reading TOML input safely. Build files, catalog files and the settings file are all read and parsed here,
+so hostile input (a file that is not UTF-8 or cannot be read, an integer with thousands of digits, arrays
+nested hundreds deep) becomes one InputError naming the file and, when it is known, the line — never a
+traceback from deep inside the parser or from the float conversion of an absurd number later on.
+
+Callers pass the error class to raise (`InputError` for builds and settings, `CatalogError` for catalogs).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from planner.errors import InputError
+
+#: Deepest nesting of tables and arrays accepted. A build file nests 4 levels (`gpu` → entry → inline
+#: part → a list in it), a catalog file about as many; 32 leaves room for anything a person writes and
+#: keeps every recursive walk over the data (validation, copies, the TUI's document) far from Python's
+#: recursion limit.
+MAX_DEPTH = 32
+#: Largest whole number accepted: 2**53, the largest up to which every integer is exactly a float (and a
+#: JSON number). No figure a build or catalog holds comes near it; past it, converting to float loses the
+#: number or (past ~1.8e308) fails.
+MAX_INT = 2**53
+
+_KeyPath = tuple[str | int, ...]
+
+
+def read_text(path: Path, error: type[InputError] = InputError, *, label: str | None = None,
+              what: str = "a TOML file") -> str:
+    """The file's text; `error` naming the file when it cannot be read or is not UTF-8."""
+    label = label or str(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error("no such file", file=label) from None
+    except IsADirectoryError:
+        raise error(f"is a directory, expected {what}", file=label) from None
+    except UnicodeDecodeError as problem:
+        line = path.read_bytes()[:problem.start].count(b"\n") + 1
+        raise error(f"is not UTF-8 text (byte {problem.start + 1}); expected {what}", file=label,
+                    line=line) from None
+    except OSError as problem:
+        raise error(f"cannot read: {problem.strerror or problem}", file=label) from None
+
+
+def loads(text: str, label: str, error: type[InputError] = InputError) -> dict[str, Any]:
+    """Parse TOML text; any problem, including numbers and nesting no input needs, is an `error`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as problem:
+        detail = str(problem)
+        match = re.search(r"\(at line (\d+), column \d+\)", detail)
+        line = int(match.group(1)) if match else None
+        detail = re.sub(r"\s*\(at line \d+, column \d+\)", "", detail)
+        raise error(f"not valid TOML: {detail[0].lower()}{detail[1:]}", file=label, line=line) from None
+    except RecursionError:
+        raise error(f"arrays or tables nested too deep (at most {MAX_DEPTH} levels)", file=label,
+                    line=_deep_line(text)) from None
+    except ValueError:  # int() refuses more than sys.get_int_max_str_digits() digits
+        match = re.search(r"[0-9A-Za-z_]{4300,}", text)
+        line = text.count("\n", 0, match.start()) + 1 if match else None
+        raise error(_too_large(len(match.group()) if match else None), file=label, line=line) from None
+    check_values(data, text, label, error)
+    return data
+
+
+def check_values(data: dict[str, Any], text: str, label: str, error: type[InputError] = InputError) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and whole numbers beyond ±MAX_INT, naming the key and its line."""
+    if _plausible(data):
+        return
+    for path, problem in _problems(data, ()):
+        from planner.tomlpos import line_of
+        from planner.validation import location
+
+        raise error(f"{location(path)}: {problem}" if path else problem, file=label, line=line_of(text, path))
+
+
+def _plausible(data: dict[str, Any]) -> bool:
+    """No nesting or number out of bounds (the fast pass: builds no key paths; a large imported catalog
+    takes ~5 ms)."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        items = value.values() if type(value) is dict else value
+        for item in items:
+            kind = type(item)
+            if kind is int:
+                if not -MAX_INT <= item <= MAX_INT:
+                    return False
+            elif kind is dict or kind is list:
+                if depth >= MAX_DEPTH:
+                    return False
+                stack.append((item, depth + 1))
+    return True
+
+
+def _problems(value: Any, path: _KeyPath) -> Iterator[tuple[_KeyPath, str]]:
+    if isinstance(value, (dict, list)):
+        if len(path) > MAX_DEPTH:
+            yield path[:1], f"arrays or tables nested too deep (at most {MAX_DEPTH} levels)"
+            return
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            yield from _problems(item, (*path, key))
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        yield path, _too_large(len(str(abs(value))))
+
+
+def _too_large(digits: int | None) -> str:
+    return f"number too large ({digits or 'thousands of'} digits); numbers here are at most {MAX_INT:,}"
+
+
+def _deep_line(text: str) -> int | None:
+    """The line where brackets and braces first nest deeper than MAX_DEPTH, outside strings and comments."""
+    depth, line, quote, i = 0, 1, "", 0
+    while i < len(text):
+        char = text[i]
+        if char == "\n":
+            line += 1
+        if quote:
+            if char == "\\" and quote in ('"', '"""'):
+                line += text[i + 1:i + 2] == "\n"
+                i += 2
+                continue
+            if text.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+        elif char in "\"'":
+            quote = char * 3 if text.startswith(char * 3, i) else char
+            i += len(quote)
+            continue
+        elif char == "#":
+            end = text.find("\n", i)
+            i = end if end >= 0 else len(text)
+            continue
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return line
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+        i += 1
+    return None
