@@ -117,10 +117,11 @@ class BuildSession:
 
         missing = self.missing()
         try:
-            self.validate()
             if missing:
+                self.validate()
                 return CheckResult(None, None, missing, None)
             data, text, label = self.data(), self.text(), self._label()
+            tomlfile.check_values(data, text, label)
             spec = validate(data, text, label)
             build = resolve(spec, data, self.catalog, label=label, text=text, region=self.settings.region)
             return CheckResult(check_build(build, self.catalog, self.settings), build, [], None)

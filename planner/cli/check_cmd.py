@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +57,8 @@ def run_check(args: argparse.Namespace) -> int:
         except Exception as error:  # a bug: report it for this file and go on with the others
             bad_input = True
             if os.environ.get(DEBUG_ENV):
+                import traceback
+
                 traceback.print_exc()
             _failed(path, f"{path}: internal error ({type(error).__name__}: {error}); this is a bug in the planner,"
                           f" please report it with this file ({DEBUG_ENV}=1 shows the traceback)", results)
