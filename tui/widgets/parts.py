@@ -20,13 +20,18 @@ class PartsList(DataTable[str | Text]):
     PartsList { height: 1fr; }
     """
 
+    _shown: tuple[list[PartRow], list[str]] | None = None
+
     def on_mount(self) -> None:
         self.cursor_type = "row"
         self.zebra_stripes = True
         self.add_columns("Kind", "Part", "×", "Setting")
 
     def show(self, rows: list[PartRow], missing: list[str]) -> None:
-        """Refill the table, keeping the highlighted entry where it still exists."""
+        """Refill the table, keeping the highlighted entry where it still exists; nothing when no row changed."""
+        if (rows, missing) == self._shown:
+            return
+        self._shown = (list(rows), list(missing))
         selected = self.selected_path
         self.clear()
         for row in sorted(rows, key=lambda r: ORDER.index(r.kind)):
