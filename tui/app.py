@@ -22,7 +22,7 @@ from planner.catalog import Catalog
 from planner.errors import PlannerError
 from planner.fmt import printable
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult
-from tui.screens.dialogs import AskPath, Confirm, ShowError
+from tui.screens.dialogs import AskPath, Confirm, QuitDialog, ShowError
 from tui.screens.picker import CatalogPicker
 from tui.screens.tuner import Tuner
 from tui.screens.wizard import Choice, Wizard
@@ -258,46 +258,50 @@ class PlannerApp(App[None]):
 
     def action_wizard(self) -> None:
         workload = str(self.session.data().get("workload", "llm-inference"))
+        gpus = self.session.data().get("gpu", [])
+        in_build = " and ".join(f"{int(g.get('count', 1))} × {g.get('part', 'an inline GPU')}" for g in gpus)
 
         def chosen(choice: Choice | None) -> None:
             if choice is None:
                 return
-            if choice.board not in {b.id for b in self.session.catalog.all("gpu", curated=True)} and not any(
-                    kind == "gpu" for kind, _ in self.session.catalog.find(choice.board)):
-                self.notify(f"{choice.board} has no board in the catalogs to add", severity="warning")
-                return
+            if choice.replace:
+                for index in reversed(range(len(self.session.data().get("gpu", [])))):
+                    self.session.remove(f"gpu[{index}]")
             self.session.add("gpu", choice.board, count=choice.cards)
             self.session.set_field("workload", choice.workload)
             self.recheck()
-            self.notify(f"Added {choice.cards} × {choice.board}")
+            self.notify(f"{'Replaced the GPUs with' if choice.replace else 'Added'} {choice.cards} × {choice.board}")
 
-        self.push_screen(Wizard(self.session.catalog, workload), chosen)
+        self.push_screen(Wizard(self.session.catalog, workload, printable(in_build)), chosen)
 
     # -- files ------------------------------------------------------------------------------------------
-    def action_save(self) -> None:
+    def action_save(self, then_quit: bool = False) -> None:
         if self.session.path is None:
-            self.action_save_as()
+            self.action_save_as(then_quit)
             return
-        self._save(self.session.path)
+        self._save(self.session.path, then_quit)
 
-    def action_save_as(self) -> None:
+    def action_save_as(self, then_quit: bool = False) -> None:
         def chosen(name: str | None) -> None:
             if not name:
                 return
             path = Path(name).expanduser()
             if os.path.lexists(path) and path != self.session.path:  # another file: never replaced unasked
                 self.push_screen(Confirm(f"{path} already exists. Replace it?", "Replace", "Cancel"),
-                                 lambda replace: self._save(path) if replace else None)
+                                 lambda replace: self._save(path, then_quit) if replace else None)
             else:
-                self._save(path)
+                self._save(path, then_quit)
 
         self.push_screen(AskPath("Save the build as:", str(self.session.path or "build.toml")), chosen)
 
-    def _save(self, path: Path) -> None:
+    def _save(self, path: Path, then_quit: bool = False) -> None:
         try:
             saved = self.session.save(path)
         except (PlannerError, OSError) as error:
-            self.push_screen(ShowError(f"Not saved: {error}"))
+            self.push_screen(ShowError(f"Not saved: {error}"))  # and the app stays open
+            return
+        if then_quit:
+            self.exit()
             return
         self.notify(f"Saved {saved}")
         self.recheck()
@@ -351,11 +355,14 @@ class PlannerApp(App[None]):
         if not self.session.dirty:
             self.exit()
             return
-        def answered(quit_: bool | None) -> None:
-            if quit_:
-                self.exit()
 
-        self.push_screen(Confirm("The build has unsaved changes. Quit without saving?", "Quit", "Stay"), answered)
+        def answered(answer: str | None) -> None:
+            if answer == "quit":
+                self.exit()
+            elif answer == "save":
+                self.action_save(then_quit=True)
+
+        self.push_screen(QuitDialog(), answered)
 
 
 def _shown(value: object, limit: int = 80) -> str:

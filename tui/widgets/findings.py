@@ -27,6 +27,7 @@ class FindingsPanel(OptionList):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.findings: list[Finding] = []
         self.notes: list[str] = []
+        self._auto: Finding | None = None  # the finding highlighted for the user, until they move
 
     def show(self, findings: list[Finding], notes: list[str]) -> None:
         """Refill the list, keeping the highlight on the same finding (by code and subject) when it is
@@ -48,9 +49,15 @@ class FindingsPanel(OptionList):
             options.append(Option(Text("No problems found.", style="green"), disabled=True))
         self.set_options(options)  # one re-layout, not one per option
         if self.findings:
-            same = [i for i, f in enumerate(self.findings) if before is not None and _same(f, before)]
+            # the finding the user moved to stays highlighted; otherwise the first one with a fix (errors
+            # come first), so `x` never acts on something the user did not see highlighted
+            moved = before is not None and (self._auto is None or not _same(before, self._auto))
+            same = [i for i, f in enumerate(self.findings) if moved and before is not None and _same(f, before)]
             fixable = [i for i, f in enumerate(self.findings) if f.fixes and f.fixes[0].changes]
-            self.highlighted = len(notes) + (same or fixable or [0])[0]
+            index = (same or fixable or [0])[0]
+            self._auto = None if same else self.findings[index]
+            self.highlighted = len(notes) + index
+            self.call_after_refresh(self.scroll_to_highlight, top=True)
 
     @property
     def highlighted_finding(self) -> Finding | None:

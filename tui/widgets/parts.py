@@ -25,7 +25,7 @@ class PartsList(DataTable[str | Text]):
     def on_mount(self) -> None:
         self.cursor_type = "row"
         self.zebra_stripes = True
-        self.add_columns("Kind", "Part", "×", "Setting")
+        self.add_columns("Kind", "×", "Part", "Setting")  # the count before a long id: seen at 80 columns
 
     def show(self, rows: list[PartRow], missing: list[str]) -> None:
         """Refill the table, keeping the highlighted entry where it still exists; nothing when no row changed."""
@@ -35,9 +35,9 @@ class PartsList(DataTable[str | Text]):
         selected = self.selected_path
         self.clear()
         for row in sorted(rows, key=lambda r: ORDER.index(r.kind)):
-            self.add_row(KIND_LABELS[row.kind], plain(row.part), str(row.quantity), plain(row.detail), key=row.path)
+            self.add_row(KIND_LABELS[row.kind], str(row.quantity), plain(row.part), plain(row.detail), key=row.path)
         for kind in missing:
-            self.add_row(KIND_LABELS[kind], f"(none: press a to add a {kind})", "", "", key=f"missing:{kind}")
+            self.add_row(KIND_LABELS[kind], "", f"(none: press a to add a {kind})", "", key=f"missing:{kind}")
         if selected is not None:
             for index, key in enumerate(self.rows):
                 if key.value == selected:
