@@ -342,6 +342,8 @@ async def test_a_count_edit_redraws_the_panels_whose_data_changed(monkeypatch: p
         await pilot.press("plus")
         await pilot.pause()
         assert redrawn == ["totals"]
+        parts = app.query_one(PartsList)
+        assert str(parts.get_row("gpu[0]")[1]) == "3"  # the count cell, updated in place
 
 
 # -- snapshots -------------------------------------------------------------------------------------------

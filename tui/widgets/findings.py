@@ -28,6 +28,7 @@ class FindingsPanel(OptionList):
         self.findings: list[Finding] = []
         self.notes: list[str] = []
         self._auto: Finding | None = None  # the finding highlighted for the user, until they move
+        self._scrolled_to: int | None = None
 
     def show(self, findings: list[Finding], notes: list[str]) -> None:
         """Refill the list, keeping the highlight on the same finding (by code and subject) when it is
@@ -56,8 +57,11 @@ class FindingsPanel(OptionList):
             fixable = [i for i, f in enumerate(self.findings) if f.fixes and f.fixes[0].changes]
             index = (same or fixable or [0])[0]
             self._auto = None if same else self.findings[index]
-            self.highlighted = len(notes) + index
-            self.call_after_refresh(self.scroll_to_highlight, top=True)
+            moved_to = len(notes) + index
+            self.highlighted = moved_to
+            if moved_to != self._scrolled_to:  # the highlight moved: bring it to the top once laid out
+                self._scrolled_to = moved_to
+                self.call_after_refresh(self.scroll_to_highlight, top=True)
 
     @property
     def highlighted_finding(self) -> Finding | None:
