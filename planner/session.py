@@ -66,15 +66,18 @@ class BuildSession:
         return cls(catalog, tomlkit.parse(NEW_BUILD))
 
     @classmethod
-    def open(cls, path: Path, catalog: Catalog) -> BuildSession:
+    def open(cls, path: Path, catalog: Catalog, *, validate: bool = True) -> BuildSession:
         """Read a build file, keeping its comments, through the CLI's parser and validation (parts that are
-        not chosen yet may be missing); InputError naming file and line when it does not pass them."""
+        not chosen yet may be missing); InputError naming file and line when it does not pass them. With
+        `validate=False` a file that parses as TOML opens even with an invalid value or key: every check of it
+        then reports that error (the TUI shows it, so it can be fixed there)."""
         from planner.buildfile import read_text
 
         text, label = read_text(path), str(path)
         tomlfile.loads(text, label)  # what `planner check` parses; tomlkit alone accepts more than TOML
         session = cls(catalog, _editable(text, label), path)
-        session.validate()
+        if validate:
+            session.validate()
         return session
 
     def text(self) -> str:

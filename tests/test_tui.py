@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Input, Select
 from planner.catalog import Catalog
 from planner.session import BuildSession
 from tui.app import PlannerApp, make_app
-from tui.screens.dialogs import Confirm, ShowError
+from tui.screens.dialogs import QuitDialog, ShowError
 from tui.screens.picker import CatalogPicker
 from tui.screens.wizard import Wizard
 from tui.widgets.parts import PartsList
@@ -91,10 +91,10 @@ async def test_quitting_with_unsaved_changes_asks_first(tmp_path: Path, catalog:
         await pilot.press("plus")  # a third card
         await pilot.press("q")
         await pilot.pause()
-        assert isinstance(app.screen, Confirm)
+        assert isinstance(app.screen, QuitDialog)
         await pilot.press("n")  # stay
         await pilot.pause()
-        assert not isinstance(app.screen, Confirm) and app.is_running
+        assert not isinstance(app.screen, QuitDialog) and app.is_running
         await pilot.press("q", "y")
         await pilot.pause()
     assert path.read_text() == example("pass-dual-3090-wrx80.toml").read_text()  # nothing saved

@@ -1,4 +1,4 @@
-"""SVG snapshots of the TUI's screens at 100×34 and at 80×24 (pytest-textual-snapshot).
+"""SVG snapshots of the TUI's screens at 120×40 and at 80×24 (pytest-textual-snapshot).
 
 After a deliberate change of a screen: `pytest tests/test_tui_snapshots.py --snapshot-update`, then look
 at the new SVGs before committing them.
@@ -17,7 +17,7 @@ from conftest import ROOT
 from helpers import TEST_CATALOG
 
 BUILD = Path("tests/data/tui-build.toml")  # relative: the path is shown in the header
-SIZES = [(100, 34), (80, 24)]
+SIZES = [(120, 40), (80, 24)]
 
 
 @pytest.fixture(autouse=True)

@@ -13,24 +13,34 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
+from textual.reactive import Reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widget import Widget
+from textual.widgets import Header
 
 from planner.catalog import Catalog
 from planner.errors import PlannerError
 from planner.fmt import printable
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult
 from tui.screens.complete import CompleteBuild
-from tui.screens.dialogs import AskPath, Confirm, ShowError
+from tui.screens.dialogs import AskPath, Confirm, QuitDialog, ShowError
 from tui.screens.picker import CatalogPicker
 from tui.screens.tuner import Tuner
 from tui.screens.wizard import Choice, Wizard
 from tui.widgets.findings import FindingsPanel
+from tui.widgets.keys import KeysFooter
 from tui.widgets.parts import PartsList
 from tui.widgets.slots import SlotDiagram
 from tui.widgets.totals import TotalsPanel
 
 ADDABLE = {"gpu", "psu", "circuit"}
+
+
+class BuildScreen(Screen[None]):
+    """The build screen. A focus change repaints only the two widgets whose focus changed (each refreshes
+    itself when its `:focus` style changes), not the whole screen as Textual's Screen does by default."""
+
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
 
 class PlannerApp(App[None]):
@@ -48,8 +58,8 @@ class PlannerApp(App[None]):
         Binding("d,delete", "remove", "Remove"),
         Binding("plus,equals_sign", "count(1)", "+1", show=False),
         Binding("minus", "count(-1)", "−1", show=False),
-        Binding("x", "apply_fix", "Apply fix"),
-        Binding("t", "tune", "Tune power"),
+        Binding("x", "apply_fix", "Fix"),
+        Binding("t", "tune", "Tune"),
         Binding("o", "optimise", "Optimise"),
         Binding("w", "wizard", "Recommend"),
         Binding("s", "complete", "Complete", show=False),  # the footer is full at 80 columns: ctrl+p lists it
@@ -60,10 +70,17 @@ class PlannerApp(App[None]):
         Binding("q", "quit_app", "Quit"),
     ]
 
+    # the Header shows them and redraws itself when they change; the whole screen need not
+    title: Reactive[str] = Reactive("", compute=False, repaint=False)
+    sub_title: Reactive[str] = Reactive("", compute=False, repaint=False)
+
     def __init__(self, session: BuildSession) -> None:
         super().__init__()
         self.session = session
         self.result: CheckResult | None = None
+
+    def get_default_screen(self) -> Screen[None]:
+        return BuildScreen(id="_default")
 
     # -- layout -----------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -75,7 +92,8 @@ class PlannerApp(App[None]):
             with Vertical(id="right"):
                 yield FindingsPanel(id="findings")
                 yield TotalsPanel(id="totals")
-        yield Footer()
+        # compact, and the palette (ctrl+p) left off: every binding, Save and Quit included, fits 80 columns
+        yield KeysFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.recheck()
@@ -84,22 +102,35 @@ class PlannerApp(App[None]):
     def recheck(self) -> None:
         """Check the build as it is now and show the result everywhere (runs after every edit)."""
         self.result = result = self.session.check()
-        parts = self.query_one(PartsList)
-        parts.show(self.session.rows(), result.missing)
+        problem = result.problem or (self._file_problem() if result.missing else None)
+        # each panel redraws only when its own data changed (an edit shows within a frame)
+        self.query_one(PartsList).show(self.session.rows(), result.missing)
         notes = []
+        if problem:
+            notes.append(f"✖ {problem}")
         if result.missing:
             notes.append(f"Add {', '.join(result.missing)} to check the build.")
-        if result.problem:
-            notes.append(result.problem)
         findings = result.report.findings if result.report else []
         self.query_one(FindingsPanel).show(findings, notes)
         self.query_one(TotalsPanel).show(result.report)
         self.query_one(SlotDiagram).show(result.build)
         name = self.session.data().get("name", "New build")
-        verdict = result.report.verdict.upper() if result.report else "INCOMPLETE"
+        verdict = (result.report.verdict.upper() if result.report else "ERROR" if problem else "INCOMPLETE")
         self.title = printable(f"{name} — {verdict}")
         where = str(self.session.path) if self.session.path else "unsaved"
         self.sub_title = printable(where) + (" *" if self.session.dirty else "")
+
+    def _file_problem(self) -> str | None:
+        """An error in a build that still lacks parts (an unknown key, a bad value): the file's own
+        validation, leaving out only the complaint that required parts are missing."""
+        from planner.buildfile import validate
+        from planner.errors import InputError
+
+        try:
+            validate(self.session.data(), self.session.text(), str(self.session.path or "new build"))
+        except InputError as error:
+            return None if str(error).endswith("required key is missing") else str(error)
+        return None
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
@@ -113,7 +144,8 @@ class PlannerApp(App[None]):
         yield SystemCommand("Add part", "Add a GPU, PSU or circuit, or choose the case/board/CPU", self.action_add)
         yield SystemCommand("Change part", "Replace the highlighted part from the catalog", self.action_change)
         yield SystemCommand("Remove part", "Remove the highlighted part", self.action_remove)
-        yield SystemCommand("Apply fix", "Apply the highlighted finding's first fix", self.action_apply_fix)
+        yield SystemCommand("Apply fix", "Apply the highlighted finding's first fix (its → x: line)",
+                            self.action_apply_fix)
         yield SystemCommand("Tune power limit", "The highlighted GPU's limit, its slowdown curve and its effect",
                             self.action_tune)
         yield SystemCommand("Optimise power limits", "The highest limits that clear every power, outlet and "
@@ -197,14 +229,19 @@ class PlannerApp(App[None]):
             self.recheck()
 
     def action_apply_fix(self) -> None:
-        chosen = self.query_one(FindingsPanel).selected_fix
+        panel = self.query_one(FindingsPanel)
+        chosen = panel.selected_fix
         if chosen is None:
-            self.notify("No finding with a fix to apply.", severity="information")
+            finding = panel.highlighted_finding
+            self.notify(f"{finding.code} has no fix to apply: highlight a finding with a → x: line."
+                        if finding is not None else "No finding with a fix to apply.", severity="information")
             return
         finding, fix = chosen
         self.session.apply(list(fix.changes))
         self.recheck()
-        self.notify(f"Applied: {fix.description}", title=finding.code)
+        # what was written, not only what the fix's sentence says
+        changed = "; ".join(f"{c.path} = {_shown(c.value)}" for c in fix.changes)
+        self.notify(f"Applied: {fix.description}\nChanged: {changed}", title=finding.code)
 
     def action_tune(self) -> None:
         path = self._selected() or ""
@@ -228,20 +265,21 @@ class PlannerApp(App[None]):
 
     def action_wizard(self) -> None:
         workload = str(self.session.data().get("workload", "llm-inference"))
+        gpus = self.session.data().get("gpu", [])
+        in_build = " and ".join(f"{int(g.get('count', 1))} × {g.get('part', 'an inline GPU')}" for g in gpus)
 
         def chosen(choice: Choice | None) -> None:
             if choice is None:
                 return
-            if choice.board not in {b.id for b in self.session.catalog.all("gpu", curated=True)} and not any(
-                    kind == "gpu" for kind, _ in self.session.catalog.find(choice.board)):
-                self.notify(f"{choice.board} has no board in the catalogs to add", severity="warning")
-                return
+            if choice.replace:
+                for index in reversed(range(len(self.session.data().get("gpu", [])))):
+                    self.session.remove(f"gpu[{index}]")
             self.session.add("gpu", choice.board, count=choice.cards)
             self.session.set_field("workload", choice.workload)
             self.recheck()
-            self.notify(f"Added {choice.cards} × {choice.board}")
+            self.notify(f"{'Replaced the GPUs with' if choice.replace else 'Added'} {choice.cards} × {choice.board}")
 
-        self.push_screen(Wizard(self.session.catalog, workload), chosen)
+        self.push_screen(Wizard(self.session.catalog, workload, printable(in_build)), chosen)
 
     def action_complete(self) -> None:
         if not self.session.data().get("gpu"):
@@ -264,30 +302,33 @@ class PlannerApp(App[None]):
             self.notify("Nothing to undo.")
 
     # -- files ------------------------------------------------------------------------------------------
-    def action_save(self) -> None:
+    def action_save(self, then_quit: bool = False) -> None:
         if self.session.path is None:
-            self.action_save_as()
+            self.action_save_as(then_quit)
             return
-        self._save(self.session.path)
+        self._save(self.session.path, then_quit)
 
-    def action_save_as(self) -> None:
+    def action_save_as(self, then_quit: bool = False) -> None:
         def chosen(name: str | None) -> None:
             if not name:
                 return
             path = Path(name).expanduser()
             if os.path.lexists(path) and path != self.session.path:  # another file: never replaced unasked
                 self.push_screen(Confirm(f"{path} already exists. Replace it?", "Replace", "Cancel"),
-                                 lambda replace: self._save(path) if replace else None)
+                                 lambda replace: self._save(path, then_quit) if replace else None)
             else:
-                self._save(path)
+                self._save(path, then_quit)
 
         self.push_screen(AskPath("Save the build as:", str(self.session.path or "build.toml")), chosen)
 
-    def _save(self, path: Path) -> None:
+    def _save(self, path: Path, then_quit: bool = False) -> None:
         try:
             saved = self.session.save(path)
         except (PlannerError, OSError) as error:
-            self.push_screen(ShowError(f"Not saved: {error}"))
+            self.push_screen(ShowError(f"Not saved: {error}"))  # and the app stays open
+            return
+        if then_quit:
+            self.exit()
             return
         self.notify(f"Saved {saved}")
         self.recheck()
@@ -341,11 +382,20 @@ class PlannerApp(App[None]):
         if not self.session.dirty:
             self.exit()
             return
-        def answered(quit_: bool | None) -> None:
-            if quit_:
-                self.exit()
 
-        self.push_screen(Confirm("The build has unsaved changes. Quit without saving?", "Quit", "Stay"), answered)
+        def answered(answer: str | None) -> None:
+            if answer == "quit":
+                self.exit()
+            elif answer == "save":
+                self.action_save(then_quit=True)
+
+        self.push_screen(QuitDialog(), answered)
+
+
+def _shown(value: object, limit: int = 80) -> str:
+    """A changed value as the build file would read, cut to a readable length."""
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def make_app(path: Path | None = None, catalog: Catalog | None = None) -> PlannerApp:
@@ -359,7 +409,10 @@ def make_app(path: Path | None = None, catalog: Catalog | None = None) -> Planne
             session = BuildSession.open(path, catalog) if path.exists() else BuildSession(
                 catalog, BuildSession.new(catalog).document, path)
         except PlannerError as problem:
-            error = str(problem)
+            try:  # it parses but does not validate (an unknown key, a bad value): open it, titled ERROR
+                session = BuildSession.open(path, catalog, validate=False)
+            except PlannerError:
+                error = str(problem)
     app = PlannerApp(session)
     if error:
         app.call_later(lambda: app.push_screen(ShowError(f"Could not open the build: {error}")))

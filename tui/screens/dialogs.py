@@ -12,7 +12,9 @@ from tui.text import plain
 
 _CSS = """
 {name} {{ align: center middle; }}
-{name} > Vertical {{ width: 70; height: auto; border: thick $primary; background: $surface; padding: 1 2; }}
+{name} > Vertical {{ width: 70; max-width: 100%; height: auto; max-height: 100%; border: thick $primary;
+                     background: $surface; padding: 1 2; }}
+{name} Label {{ width: 100%; }}
 {name} Horizontal {{ height: auto; margin-top: 1; }}
 {name} Button {{ margin-right: 2; }}
 """
@@ -39,6 +41,28 @@ class Confirm(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
     def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class QuitDialog(ModalScreen[str]):
+    """Unsaved changes on quitting: returns "save" (save, then quit), "quit" (without saving) or "stay"."""
+
+    DEFAULT_CSS = _CSS.format(name="QuitDialog")
+    BINDINGS = [Binding("s", "answer('save')", "Save"), Binding("y,q", "answer('quit')", "Quit"),
+                Binding("n,escape", "answer('stay')", "Stay")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("The build has unsaved changes.")
+            with Horizontal():
+                yield Button("Save and quit (s)", variant="primary", id="save")
+                yield Button("Quit (y)", variant="error", id="quit")
+                yield Button("Stay (n)", id="stay")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "stay")
+
+    def action_answer(self, answer: str) -> None:
         self.dismiss(answer)
 
 

@@ -26,6 +26,11 @@ _FILTER = re.compile(r"^([a-z-]+)(<=|>=|=|<|>)(\d+(?:\.\d+)?)$")
 SORTS = [("Price", "price"), ("Name", "name"), ("Memory", "memory"), ("TDP / wattage", "power"),
          ("Perf / $ (GPUs)", "value")]
 MAX_ROWS = 200
+COLUMNS = ("Id", "Name", "Figures", "Price", "From")
+#: The narrowest a column gets before the table scrolls sideways (Price is never cut).
+MIN_WIDTHS = (14, 14, 14, 0, 8)
+NARROWEST = 8  # on a very narrow terminal, before the table scrolls sideways
+CELL_PADDING = 2  # DataTable: one cell each side of every column
 
 
 class CatalogPicker(ModalScreen[str | None]):
@@ -35,8 +40,9 @@ class CatalogPicker(ModalScreen[str | None]):
     CatalogPicker { align: center middle; }
     #picker { width: 95%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
     #controls { height: 3; }
-    #controls Select { width: 24; }
-    #search { width: 1fr; }
+    #kind { width: 16; }
+    #sort { width: 20; }
+    #search { width: 1fr; min-width: 14; }
     #results { height: 1fr; }
     #details { height: 6; border-top: solid $primary; }
     """
@@ -79,7 +85,7 @@ class CatalogPicker(ModalScreen[str | None]):
         part = self.parts.get(str(event.row_key.value))
         if part is not None:
             origin = self.catalog.origin(self.kind, part.id)
-            lines = [f"{part.name} ({origin})", summary(part), f"source: {part.source}"]
+            lines = [f"{part.id} — {part.name} ({origin})", summary(part), f"source: {part.source}"]
             lines += [f"estimated: {', '.join(part.estimated)}"] if part.estimated else []
             self.query_one("#details", Static).update(Text("\n").join(plain(line) for line in lines))
 
@@ -92,16 +98,39 @@ class CatalogPicker(ModalScreen[str | None]):
                  if all(_passes(self._figure(part, name), op, value) for name, op, value in filters)]
         found.sort(key=self._sort_key)
         self.parts = {p.id: p for p in found[:MAX_ROWS]}
+        rows = [(part.id, part.name, self._figures(part), f"${part.price:,.0f}" if part.price else "",
+                 self.catalog.origin(self.kind, part.id)) for part in self.parts.values()]
+        widths = fit_columns([max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(COLUMNS)],
+                             self._table_width())
         table = self.query_one("#results", DataTable)
-        table.clear(columns=True)  # columns size to what is shown, not to the widest id ever listed
-        table.add_columns("Id", "From", "Name", "Figures", "Price")
-        for part in self.parts.values():
-            table.add_row(plain(part.id), self.catalog.origin(self.kind, part.id), plain(part.name),
-                          plain(summary(part)),
-                          f"${part.price:,.0f}" if part.price else "", key=part.id)
+        table.clear(columns=True)
+        for header, width in zip(COLUMNS, widths, strict=True):
+            if width:
+                table.add_column(header, width=width)
+        for row in rows:
+            cells = [plain(clip_id(row[0], widths[0]))]
+            cells += [plain(clip(value, width)) for value, width in zip(row[1:], widths[1:], strict=True) if width]
+            table.add_row(*cells, key=row[0])
         title = self.query_one("#title", Label)
         more = f" (first {MAX_ROWS})" if len(found) > MAX_ROWS else ""
         title.update(f"Choose a {self.kind}: {len(found)} match{'es' if len(found) != 1 else ''}{more}")
+
+    def on_resize(self) -> None:
+        self.refresh_results()
+
+    def _table_width(self) -> int:
+        """Cells the table can show without scrolling sideways: the picker is 95 % of the screen, less its
+        border and padding (4) and room for the table's vertical scroll bar (2)."""
+        return max(20, int(self.app.size.width * 0.95) - 6)
+
+    def _figures(self, part: Part) -> str:
+        """The key figures, shortest first: a GPU's memory, slots, length and board power."""
+        if isinstance(part, GpuBoard):
+            memory = self._memory(part)
+            return ", ".join(([f"{memory:g} GB"] if memory else [])
+                             + [f"{part.slot_width:g}-slot", f"{part.length:g} mm", f"{part.tdp:g} W",
+                                part.cooler])
+        return summary(part)
 
     def _sort_key(self, part: Part) -> tuple[object, ...]:
         if self.sort == "name":
@@ -173,3 +202,44 @@ def _passes(figure: float | None, op: str, value: float) -> bool:
         return False
     return {"<=": figure <= value, ">=": figure >= value, "=": figure == value, "<": figure < value,
             ">": figure > value}[op]
+
+
+def fit_columns(natural: list[int], available: int) -> list[int]:
+    """Widths for (Id, Name, Figures, Price, From) in `available` cells: each column as wide as its widest
+    cell when everything fits; otherwise Price whole, Id, Name and Figures at least their minimum, then
+    Id grown to its full length, the rest shared by Name and Figures; From (0 = left out) only when
+    everything else is shown whole."""
+    from_width = natural[4]
+    if sum(natural) + CELL_PADDING * len(natural) <= available:
+        return list(natural)
+    room = available - CELL_PADDING * 4
+    widths = [min(natural[i], MIN_WIDTHS[i]) for i in range(3)] + [natural[3], 0]
+    spare = room - sum(widths)
+    while spare < 0 and max(widths[:3]) > NARROWEST:  # a narrow terminal: take from the widest of the three
+        widest = max(range(3), key=lambda i: widths[i])
+        widths[widest] -= 1
+        spare += 1
+    grow = max(0, min(natural[0] - widths[0], spare))  # Id first: an id is what a build file names
+    widths[0] += grow
+    spare -= grow
+    while spare > 0 and (widths[1] < natural[1] or widths[2] < natural[2]):
+        for index in (1, 2):
+            if spare > 0 and widths[index] < natural[index]:
+                widths[index] += 1
+                spare -= 1
+    if spare >= from_width + CELL_PADDING:
+        widths[4] = from_width
+    return widths
+
+
+def clip(text: str, width: int) -> str:
+    """`text` cut to `width` cells with an ellipsis."""
+    return text if len(text) <= width else text[: max(0, width - 1)].rstrip(" ,") + "…"
+
+
+def clip_id(part_id: str, width: int) -> str:
+    """An id cut to `width` at a hyphen, never inside a word (the details pane shows it whole)."""
+    if len(part_id) <= width:
+        return part_id
+    cut = part_id.rfind("-", 0, width)
+    return (part_id[:cut] if cut > 0 else part_id[: max(0, width - 1)]) + "…"

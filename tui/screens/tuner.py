@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static
+from textual.widgets import Static
 
 from planner.fmt import watts
 from planner.resolve import ResolvedBuild
@@ -24,8 +24,9 @@ class Tuner(ModalScreen[bool]):
 
     DEFAULT_CSS = """
     Tuner { align: center middle; }
-    Tuner > Vertical { width: 72; height: auto; max-height: 95%; border: thick $primary; background: $surface;
-                       padding: 0 1; }
+    Tuner > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%; border: thick $primary;
+                       background: $surface; padding: 0 1; overflow-y: auto; }
+    #title { width: 100%; height: auto; }
     #curve { height: auto; }
     #effect { height: auto; margin-top: 1; }
     """
@@ -44,7 +45,7 @@ class Tuner(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(id="title")
+            yield Static(id="title")  # wraps: the whole sentence, never clipped
             yield Static(id="curve")
             yield Static(id="effect")
 
@@ -63,13 +64,13 @@ class Tuner(ModalScreen[bool]):
         result = self.session.check()
         build = result.build
         if build is None:
-            self.query_one("#title", Label).update("Complete the build to tune its power limits.")
+            self.query_one("#title", Static).update("Complete the build to tune its power limits.")
             return
         gpu = next(g for g in build.gpus if g.spec_index == self.spec_index)
         board, chip, limit = gpu.board, gpu.chip, gpu.power_limit
         estimate = relative_perf(board, chip, limit, build.workload)
         count = sum(1 for g in build.gpus if g.spec_index == self.spec_index)
-        self.query_one("#title", Label).update(Text("\n").join([
+        self.query_one("#title", Static).update(Text("\n").join([
             plain(f"{count} × {board.name}: {watts(limit)} (stock {watts(board.tdp)}) → "
                   f"{estimate.relative_perf:.0%} of stock throughput"), plain(estimate.curve)]))
         curve = plot_curve(lambda p: relative_perf(board, chip, p, build.workload).relative_perf,

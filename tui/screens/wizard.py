@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -23,57 +24,78 @@ CATEGORY = {"llm-inference": "llm", "llm-finetune": "llm", "llm-train": "llm", "
 
 
 class Choice(NamedTuple):
-    """What the wizard hands back: the board to add and how many."""
+    """What the wizard hands back: the board to add, how many, and whether they replace the build's GPUs."""
 
     board: str
     cards: int
     workload: str
+    replace: bool = False
+
+
+class Option(NamedTuple):
+    """One ranked row: the board the CLI's `recommend --into` would write (None: a chip with no board)."""
+
+    board: str | None
+    cards: int
+    name: str
 
 
 class Wizard(ModalScreen[Choice | None]):
     DEFAULT_CSS = """
     Wizard { align: center middle; }
     Wizard > Vertical { width: 96%; height: 94%; border: thick $primary; background: $surface; padding: 0 1; }
-    Wizard .row { height: 3; }
-    Wizard .row Label { width: 12; padding: 1 0 0 0; }
+    Wizard .row { height: 1; margin-bottom: 1; }
+    Wizard .row Label { width: 12; }
     Wizard Select { width: 1fr; }
-    Wizard Input { width: 1fr; }
-    #ranked { height: 1fr; }
-    #why { height: 3; }
+    Wizard Input { width: 1fr; margin-right: 1; }
+    #need { height: auto; }
+    #ranked { height: 1fr; min-height: 4; }
+    #why { height: auto; max-height: 3; }
+    #ask { height: auto; display: none; }
+    Wizard.-asking #ask { display: block; }
+    Wizard.-asking #why { display: none; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+r", "rank", "Rank")]
 
-    def __init__(self, catalog: Catalog, workload: str = "llm-inference") -> None:
+    def __init__(self, catalog: Catalog, workload: str = "llm-inference", in_build: str = "") -> None:
+        """`in_build`: the GPUs the build already has ("2 × nvidia-rtx-4090-fe"), "" for none."""
         super().__init__()
         self.catalog = catalog
         self.workload = workload if workload in WORKLOADS else "llm-inference"
-        self.rows: dict[str, Choice] = {}
+        self.in_build = in_build
+        self.rows: dict[str, Option] = {}
+        self.pending: Option | None = None  # chosen, waiting for replace-or-add
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Recommend GPUs — fill in from the top, then Rank (ctrl+r); Enter on a row adds it")
+            yield Static("Recommend GPUs — fill in from the top, then Rank (ctrl+r); Enter on a row adds it",
+                         id="intro")  # wraps at 80 columns
             with Horizontal(classes="row"):
                 yield Label("1 Workload")
-                yield Select([(w, w) for w in WORKLOADS], value=self.workload, allow_blank=False, id="workload")
+                yield Select([(w, w) for w in WORKLOADS], value=self.workload, allow_blank=False, id="workload",
+                             compact=True)
             with Horizontal(classes="row"):
                 yield Label("2 Model")
-                yield Select(self._models(self.workload), prompt="a named model (or give memory →)", id="model")
-                yield Input(placeholder="or memory need, GiB", id="memory", type="number")
+                yield Select(self._models(self.workload), prompt="a named model (or give memory →)", id="model",
+                             compact=True)
+                yield Input(placeholder="or memory need, GiB", id="memory", type="number", compact=True)
             with Horizontal(classes="row"):
                 yield Label("3 Format")
-                yield Select([(p, p) for p in PRECISIONS], value="fp16", allow_blank=False, id="precision")
+                yield Select([(p, p) for p in PRECISIONS], value="fp16", allow_blank=False, id="precision",
+                             compact=True)
             with Horizontal(classes="row"):
                 yield Label("4 Budget")
-                yield Input(placeholder="USD for the GPUs (optional)", id="budget", type="number")
-                yield Input(placeholder="GPU count (optional)", id="count", type="integer")
-                yield Button("Rank", id="rank", variant="primary")
+                yield Input(placeholder="USD for the GPUs (optional)", id="budget", type="number", compact=True)
+                yield Input(placeholder="GPU count (optional)", id="count", type="integer", compact=True)
+                yield Button("Rank", id="rank", variant="primary", compact=True)
             yield Static(id="need")
             yield DataTable(id="ranked", cursor_type="row", zebra_stripes=True)
             yield Static(id="why")
+            yield Static(id="ask")
 
     def on_mount(self) -> None:
-        self.query_one("#ranked", DataTable).add_columns("#", "GPUs", "Memory", "Spare", "Perf/$1k", "Speed", "Price",
-                                                         "tok/s")
+        self.query_one("#ranked", DataTable).add_columns("#", "GPUs", "Price", "tok/s", "Need/card", "Memory",
+                                                         "Spare", "Perf/$1k", "Speed")
 
     def _models(self, workload: str) -> list[tuple[str, str]]:
         category = CATEGORY.get(workload)
@@ -112,21 +134,30 @@ class Wizard(ModalScreen[Choice | None]):
             self.query_one("#need", Static).update(plain(error, "red"))
             return
         need = result.need
-        amount = (f"{need.floor:g} GiB per card" if need.floor is not None
-                  else f"{need.total:.1f} GiB on one card ({need.precision or precision})")
-        self.query_one("#need", Static).update(plain(f"Memory need: {amount}; performance: {result.basis}"))
+        fmt = f" ({need.precision})" if need.precision else ""
+        if need.floor is not None:
+            amount = f"{need.floor:g} GiB per card{fmt}"
+        else:
+            split = f"; {need.per_gpu(2):.1f} GiB per card on 2, {need.per_gpu(4):.1f} on 4" if any(
+                c.split for c in need.components) else " on every card"
+            amount = f"{need.total:.1f} GiB on one card{fmt}{split}"
+        self.query_one("#need", Static).update(plain(
+            f"Memory need: {amount}. Speed, tok/s: {result.basis}; Speed is relative to one H100 SXM."
+            if result.workload == "llm-inference" else
+            f"Memory need: {amount}. Speed: {result.basis}, relative to one H100 SXM."))
         table = self.query_one("#ranked", DataTable)
         table.clear()
         self.rows = {}
         fitting = [c for c in result.by_value if c.fits]
         for rank, c in enumerate(fitting[:40], start=1):
             key = str(rank)
-            self.rows[key] = Choice(c.board or c.chip, c.count, self.workload)
+            self.rows[key] = Option(c.board, c.count, f"{c.count} × {c.name}")
             spare = f"{c.headroom_gib:.1f} GiB" if c.headroom_gib is not None else ""
-            table.add_row(str(rank), plain(f"{c.count} × {c.name}"), f"{c.memory_gib:.0f} GiB", spare,
-                          f"{c.perf_per_dollar:.3f}" if c.perf_per_dollar is not None else "",
-                          f"{c.performance:.2f}", f"${c.price_usd:,.0f}" if c.price_usd else "",
-                          f"{c.tokens_per_s:.0f}" if c.tokens_per_s else "", key=key)
+            per_card = f"{c.memory_needed_gib:.1f} GiB" if c.memory_needed_gib is not None else ""
+            table.add_row(str(rank), plain(f"{c.count} × {c.name}"), f"${c.price_usd:,.0f}" if c.price_usd else "",
+                          f"{c.tokens_per_s:.0f}" if c.tokens_per_s else "", per_card, f"{c.memory_gib:.0f} GiB",
+                          spare, f"{c.perf_per_dollar:.3f}" if c.perf_per_dollar is not None else "",
+                          f"{c.performance:.2f}", key=key)
         excluded = [c for c in result.candidates if not c.fits]
         kinds: dict[str, int] = {}
         for c in excluded:
@@ -140,11 +171,36 @@ class Wizard(ModalScreen[Choice | None]):
             table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        choice = self.rows.get(str(event.row_key.value))
-        if choice is not None and choice.board:
-            self.dismiss(choice)
+        option = self.rows.get(str(event.row_key.value))
+        if option is None:
+            return
+        if option.board is None:  # say why here; the wizard and its inputs stay
+            self.query_one("#why", Static).update(plain(
+                f"{option.name} has no board in the catalogs to put into a build: choose another row.", "red"))
+            return
+        if not self.in_build:
+            self.dismiss(Choice(option.board, option.cards, self.workload))
+            return
+        self.pending = option
+        ask = self.query_one("#ask", Static)
+        ask.update(plain(f"The build already has {self.in_build}. Press r to replace them with {option.name}, "
+                         f"a to add beside them, escape to go back.", "bold"))
+        self.add_class("-asking")
+
+    def on_key(self, event: events.Key) -> None:
+        if self.pending is None:
+            return
+        if event.key in ("r", "a"):
+            option, self.pending = self.pending, None
+            assert option.board is not None
+            self.dismiss(Choice(option.board, option.cards, self.workload, replace=event.key == "r"))
+            event.stop()
 
     def action_cancel(self) -> None:
+        if self.pending is not None:  # escape while asking replace-or-add: back to the list, inputs kept
+            self.pending = None
+            self.remove_class("-asking")
+            return
         self.dismiss(None)
 
 

@@ -14,8 +14,15 @@ class SlotDiagram(Static):
                   text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
+    _shown: object = ()
+    _lines = -1
+
     def show(self, build: ResolvedBuild | None) -> None:
+        if build == self._shown:
+            return  # the same build: the same diagram, not placed or drawn again
+        self._shown = build
         if build is None:
+            self._lines = -1
             self.update("")
             return
         from planner.placement import place
@@ -25,4 +32,6 @@ class SlotDiagram(Static):
         # the first line names board and case; the table of positions is what matters here
         diagram = plain("\n".join(text.split("\n")[1:]).rstrip("\n"), newlines=True)
         diagram.no_wrap, diagram.overflow = True, "ellipsis"
-        self.update(diagram, layout=True)
+        lines = len(diagram.plain.split("\n"))
+        self.update(diagram, layout=lines != self._lines)  # the same height: repaint only
+        self._lines = lines

@@ -22,8 +22,16 @@ class TotalsPanel(Static):
     TotalsPanel { height: auto; max-height: 14; border-top: solid $primary; padding: 0 1; }
     """
 
+    _shown: object = ()
+    _rows = -1
+
     def show(self, report: Report | None) -> None:
+        summary = report.summary if report is not None else None
+        if summary == self._shown:
+            return  # the same figures: no re-render
+        self._shown = summary
         if report is None:
+            self._rows = -1
             self.update("")
             return
         s = report.summary
@@ -53,4 +61,6 @@ class TotalsPanel(Static):
         price = ("unknown (no prices)" if s.price_unknown else
                  usd(s.price_usd) + (f" (+{len(s.price_missing)} unpriced)" if s.price_missing else ""))
         table.add_row("Price", price)
-        self.update(table)
+        # the same number of rows keeps the same height: repaint this panel, no new layout of the screen
+        self.update(table, layout=table.row_count != self._rows)
+        self._rows = table.row_count
