@@ -21,18 +21,50 @@ _TABLES: dict[str, type[BaseModel]] = {"circuit": CircuitSpec, "psu": PsuSpec, "
                                        "extras": Extras}
 
 
+STDIN = "-"  # `planner check -`: the build is read from standard input
+_stdin_text: str | None = None  # stdin can be read once; a command that reads the build twice gets the same text
+
+
+def label_of(path: Path) -> str:
+    """How messages and reports name a build file (`<stdin>` for `-`)."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
+def _decode(data: bytes, label: str) -> str:
+    if len(data) > MAX_BYTES:
+        raise InputError(f"is larger than {MAX_BYTES // 1000} kB; not a build file", file=label)
+    try:
+        return data.decode("utf-8-sig")  # a UTF-8 byte order mark (Windows editors write one) is accepted
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text; expected a TOML build file", file=label) from None
+
+
+def _read_stdin() -> str:
+    global _stdin_text
+    if _stdin_text is None:
+        import sys
+
+        stream = sys.stdin
+        if stream is None:
+            raise InputError("no standard input to read the build from", file="<stdin>")
+        buffer = getattr(stream, "buffer", None)
+        raw = buffer.read(MAX_BYTES + 1) if buffer is not None else stream.read(MAX_BYTES + 1).encode("utf-8")
+        _stdin_text = _decode(raw, "<stdin>")
+    return _stdin_text
+
+
 def read_text(path: Path) -> str:
+    if str(path) == STDIN:
+        return _read_stdin()
     label = str(path)
     try:
         if path.is_dir():
             raise InputError("is a directory, expected a build file (.toml)", file=label)
         if path.stat().st_size > MAX_BYTES:
             raise InputError(f"is larger than {MAX_BYTES // 1000} kB; not a build file", file=label)
-        return path.read_text(encoding="utf-8")
+        return _decode(path.read_bytes(), label)
     except FileNotFoundError:
         raise InputError("no such file", file=label) from None
-    except UnicodeDecodeError:
-        raise InputError("is not UTF-8 text; expected a TOML build file", file=label) from None
     except OSError as error:
         raise InputError(f"cannot read: {error.strerror}", file=label) from None
 
@@ -103,12 +135,13 @@ def _allowed_keys(loc: tuple[str | int, ...]) -> list[str]:
 
 def load(path: Path) -> tuple[BuildFile, dict[str, Any], str]:
     """Read, parse and validate a build file; returns the model, the raw data and the text."""
-    label = str(path)
+    label = label_of(path)
     text = read_text(path)
     data = parse_toml(text, label)
     return validate(data, text, label), data, text
 
 
 def loads(text: str, label: str = "<build>") -> tuple[BuildFile, dict[str, Any]]:
+    text = text.removeprefix("\ufeff")
     data = parse_toml(text, label)
     return validate(data, text, label), data

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from planner.cli.common import catalog_from
+from planner.cli.common import catalog_from, write_output
 from planner.errors import ExitCode, InputError
 
 
@@ -13,7 +13,6 @@ def run_optimize(args: argparse.Namespace) -> int:
     from planner.api import load_build
     from planner.buildfile import read_text
     from planner.checks import Settings
-    from planner.fileio import atomic_write
     from planner.optimize import apply_to_toml, optimize
 
     if args.psu_target is not None and not 0.3 <= args.psu_target <= 1.0:
@@ -33,11 +32,7 @@ def run_optimize(args: argparse.Namespace) -> int:
               file=sys.stderr)
     text = apply_to_toml(read_text(args.file), plan.changes,
                          f"planner optimize: {percent_text(plan.cost)}")
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        atomic_write(args.output, text, force=args.force)
-        print(f"wrote {args.output}", file=sys.stderr)
+    write_output(args.output, text, force=args.force)
     return ExitCode.FAIL if plan.remaining else ExitCode.OK
 
 
