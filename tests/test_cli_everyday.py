@@ -121,3 +121,76 @@ def test_the_systemd_unit_has_the_scripts_gpu_count_guard() -> None:
     unit = run_cli("export", OPTIMISED, "--format", "systemd").out
     [guard] = [line for line in unit.splitlines() if line.startswith("ExecStartPre=")]
     assert "--query-gpu=index" in guard and "-ne 4" in guard and "exit 1" in guard and "$$found" in guard
+
+
+def test_init_writes_a_commented_starter_build_that_check_accepts(tmp_path: Path) -> None:
+    out = tmp_path / "build.toml"
+    result = run_cli("init", out)
+    assert result.code == 0 and out.read_text().startswith("# A starter build")
+    assert run_cli("check", out).code == 0 and "checks PASS" in result.err
+
+
+def test_init_takes_the_gpu_count_and_the_outlet(tmp_path: Path) -> None:
+    out = tmp_path / "build.toml"
+    assert run_cli("init", out, "--gpus", "3", "--outlet", "nema-6-20").code == 0
+    [report] = json.loads(run_cli("check", out, "--format", "json").out)
+    assert len(report["summary"]["gpus"]) == 3 and report["summary"]["circuits"][0]["outlet"] == "nema-6-20"
+
+
+def test_init_refuses_an_unknown_outlet_and_an_impossible_count(tmp_path: Path) -> None:
+    assert "nema-5-15" in run_cli("init", tmp_path / "a.toml", "--outlet", "nema-5-1").err
+    assert run_cli("init", tmp_path / "b.toml", "--gpus", "40").code == 2
+    assert not list(tmp_path.iterdir())
+
+
+def test_init_never_overwrites_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "build.toml"
+    out.write_text("mine")
+    assert run_cli("init", out).code == 2 and out.read_text() == "mine"
+
+
+def test_diff_shows_limits_totals_verdict_and_cleared_findings() -> None:
+    result = run_cli("diff", example("fail-dettmers-quad-3090-us-15a.toml"), OPTIMISED)
+    assert result.code == 0
+    assert "verdict: FAIL → WARN" in result.out
+    assert "GPU1 gigabyte-rtx-3090-turbo power limit: 350 W → 325 W" in result.out
+    assert "error outlet.inlet" in result.out and "cleared" in result.out
+
+
+def test_diff_json_lists_parts_added_and_removed() -> None:
+    proc = planner("diff", example("fail-slots-quad-3090-fe-wrx80.toml"), example("pass-quad-3090-turbo-wrx80.toml"),
+                   "--format", "json")
+    data = json.loads(proc.stdout)
+    assert {"part": "gigabyte-rtx-3090-turbo", "from": 0, "to": 4} in data["parts"]
+    assert {"part": "nvidia-rtx-3090-fe", "from": 4, "to": 0} in data["parts"]
+    assert (data["old"]["verdict"], data["new"]["verdict"]) == ("fail", "pass")
+
+
+def test_diff_of_a_build_with_itself_from_stdin_finds_nothing() -> None:
+    proc = planner("diff", PASSING, "-", stdin=PASSING.read_bytes())
+    assert proc.returncode == 0 and b"no difference" in proc.stdout
+
+
+def test_bash_completion_completes_commands_options_and_their_values(tmp_path: Path) -> None:
+    proc = planner("completion", "bash")
+    assert proc.returncode == 0
+    script = tmp_path / "planner.bash"
+    script.write_bytes(proc.stdout)
+
+    def complete(*words: str) -> list[str]:
+        probe = (f'source {script}; COMP_WORDS=(planner {" ".join(repr(w) for w in words)}); '
+                 f'COMP_CWORD={len(words)}; _planner; echo "${{COMPREPLY[@]}}"')
+        return subprocess.run(["bash", "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+
+    assert complete("ch") == ["check"]
+    assert "--format" in complete("check", "--fo")
+    assert complete("export", "--format", "bb") == ["bbcode"]
+    assert "gpus" in complete("catalog", "list", "gp")
+
+
+def test_zsh_and_fish_completion_name_every_command() -> None:
+    from planner.cli.main import COMMANDS
+
+    for shell in ("zsh", "fish"):
+        out = run_cli("completion", shell).out
+        assert all(command in out for command in COMMANDS)

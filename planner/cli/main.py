@@ -342,6 +342,49 @@ def _add_solve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     _prices(solve)
 
 
+def _add_init(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    init = sub.add_parser(
+        "init", parents=[common], formatter_class=RAW,
+        help="write a commented starter build to edit (asks nothing)",
+        description="Write a starter build (a WRX80 workstation with 2-slot blower RTX 3090s, a 1600 W PSU, one "
+                    "wall circuit), every line commented, and say how it checks.",
+        epilog=_examples("planner init build.toml", "planner init build.toml --gpus 4 --outlet nema-6-20",
+                         "planner init - | less                # on stdout"))
+    init.add_argument("file", nargs="?", type=Path, metavar="FILE", help="where to write it (default stdout; - stdout)")
+    init.add_argument("--gpus", type=int, default=2, metavar="N", help="number of GPUs, 1–4 (default 2)")
+    init.add_argument("--outlet", default="nema-5-15", metavar="ID",
+                      help="the wall outlet's catalog id (default nema-5-15; planner catalog list outlet)")
+    init.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+
+
+def _add_diff(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    diff = sub.add_parser(
+        "diff", parents=[common], formatter_class=RAW,
+        help="what changed between two builds: parts, limits, totals, verdicts, findings",
+        description="Check two builds and show what changed from the first to the second: parts added and "
+                    "removed, power limits, totals, the verdict, and the findings that appeared or cleared.\n"
+                    "Exit 0: shown; 2: a file could not be read or is invalid.",
+        epilog=_examples("planner diff build.toml build-285w.toml",
+                         "planner optimize build.toml | planner diff build.toml -",
+                         "planner diff old.toml new.toml --format json"))
+    diff.add_argument("old", type=Path, metavar="A", help="the first build (- for stdin)")
+    diff.add_argument("new", type=Path, metavar="B", help="the second build (- for stdin)")
+    diff.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    diff.add_argument("--region", choices=REGIONS, default=None,
+                      help="region whose standard outlet is assumed when a build names no circuit (default us)")
+    _prices(diff)
+
+
+def _add_completion(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    completion = sub.add_parser(
+        "completion", formatter_class=RAW,
+        help="print a shell completion script (bash, zsh, fish), generated from these parsers",
+        epilog=_examples("planner completion bash > ~/.local/share/bash-completion/completions/planner",
+                         "planner completion zsh > ~/.zfunc/_planner",
+                         "planner completion fish > ~/.config/fish/completions/planner.fish"))
+    completion.add_argument("shell", choices=["bash", "zsh", "fish"], help="the shell: bash, zsh or fish")
+
+
 #: Each command: the function that adds its parser, and "module:function" that runs it (imported only
 #: when that command runs, so `planner schema` never pays for what `planner check` needs).
 COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
@@ -354,6 +397,9 @@ COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
     "solve": (_add_solve, "planner.cli.solve_cmd:run_solve"),
     "recommend": (_add_recommend, "planner.cli.recommend_cmd:run_recommend"),
     "tco": (_add_tco, "planner.cli.recommend_cmd:run_tco"),
+    "init": (_add_init, "planner.cli.init_cmd:run_init"),
+    "diff": (_add_diff, "planner.cli.diff_cmd:run_diff"),
+    "completion": (_add_completion, "planner.cli.completion_cmd:run_completion"),
     # the TUI is a face of its own (package tui/): named here, imported only when `planner tui` runs
     "tui": (_add_tui, "tui.cli:run"),
 }
