@@ -85,17 +85,20 @@ def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     clist.add_argument("kind", nargs="?", choices=kinds, metavar="KIND",
                        help=f"part kind: {', '.join(KIND_FILES)} (plurals work too)")
     clist.add_argument("--search", metavar="TEXT", help="only parts whose id/name/maker contain every word")
-    clist.add_argument("--format", choices=["text", "json"], default="text")
+    clist.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text (tab-separated when piped) or json (default text)")
     cshow = csub.add_parser("show", parents=[common], help="show one part with every field and its source",
                             epilog=_examples("planner catalog show corsair-ax1600i",
                                              "planner catalog show nvidia-rtx-3090-fe --format json"),
                             formatter_class=RAW)
     cshow.add_argument("id", help="part id")
-    cshow.add_argument("--format", choices=["text", "json"], default="text")
+    cshow.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text or json (a GPU board merged with its chip; default text)")
     csearch = csub.add_parser("search", parents=[common], help="search every kind by id, name and maker",
                               epilog=_examples("planner catalog search rtx 3090 turbo"), formatter_class=RAW)
     csearch.add_argument("text", nargs="+", help="words to look for")
-    csearch.add_argument("--format", choices=["text", "json"], default="text")
+    csearch.add_argument("--format", choices=["text", "json"], default="text",
+                         help="text or json (default text)")
     cvalidate = csub.add_parser(
         "validate", parents=[common], help="validate catalog files (exit 1 when a problem is found)",
         epilog=_examples("planner catalog validate            # the built-in, --catalog and user catalogs",
@@ -283,7 +286,7 @@ def _add_tco(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                        help="share of the day in use (default 0.15, Dettmers' personal desktop)")
     tco.add_argument("--electricity", type=float, metavar="USD_PER_KWH", help="electricity price (default 0.16)")
     tco.add_argument("--cloud-price", type=float, metavar="USD_PER_HOUR", help="what renting costs per hour")
-    tco.add_argument("--format", choices=["text", "json"], default="text")
+    tco.add_argument("--format", choices=["text", "json"], default="text", help="text or json (default text)")
     _prices(tco)
 
 
