@@ -33,7 +33,8 @@ def test_every_command_has_a_row_in_the_readme(path: str) -> None:
 @pytest.mark.parametrize("path", LEAVES)
 def test_every_option_help_shows_is_in_its_commands_row(path: str) -> None:
     words = path.split()
-    parser = subparser_of(build_parser(), argparse.Namespace(command=words[0], catalog_command=words[1] if len(words) > 1 else None))
+    chosen = argparse.Namespace(command=words[0], catalog_command=words[1] if len(words) > 1 else None)
+    parser = subparser_of(build_parser(), chosen)
     options = [a.option_strings for a in parser._actions if a.option_strings and a.help != argparse.SUPPRESS
                and "--help" not in a.option_strings]
     missing = [o[-1] for o in options if not any(re.search(rf"{re.escape(s)}(?![\w-])", _rows(path)) for s in o)]
