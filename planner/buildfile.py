@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -105,9 +106,30 @@ def validate(data: dict[str, Any], text: str, label: str, model: type[BaseModel]
         text_message = message(detail)
         if detail["type"] == "extra_forbidden":
             text_message = unknown_key_message(loc, _allowed_keys(loc))
+        elif len(loc) == 1 and loc[0] in ("gpu", "psu", "circuit"):
+            text_message = _array_of_tables_message(str(loc[0]), detail) or text_message
         from planner.tomlpos import line_of
 
         raise InputError(text_message, file=label, line=line_of(text, loc), key=location(loc)) from None
+
+
+def _array_of_tables_message(key: str, detail: Any) -> str | None:
+    """gpu, psu and circuit are arrays of tables: say how to write them when the file wrote something else."""
+    given = detail.get("input")
+    if detail["type"] not in ("too_long", "list_type"):
+        return None
+    if detail["type"] == "too_long" and isinstance(given, list):
+        limit = detail.get("ctx", {}).get("max_length")
+        return f"{len(given)} [[{key}]] tables; a build takes at most {limit} (use count = N for several alike)"
+    if isinstance(given, dict):
+        return f"expected a list of [[{key}]] tables: write [[{key}]] (double brackets, one per entry), not [{key}]"
+    if isinstance(given, str):
+        quoted = json.dumps(given[:60], ensure_ascii=False)
+        return (f"expected a list of [[{key}]] tables, not a part id: write [[{key}]] on its own line, then "
+                f"part = {quoted}" if key != "circuit" else
+                f"expected a list of [[circuit]] tables: write [[circuit]] on its own line, then name = … and "
+                f"outlet = {quoted}")
+    return None
 
 
 def unknown_key_message(loc: tuple[str | int, ...], allowed: list[str]) -> str:

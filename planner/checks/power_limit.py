@@ -29,7 +29,7 @@ def power_limit_range(ctx: Context) -> list[Finding]:
         side = "below the minimum" if below else "above the maximum"
         tool = range_tool(gpu.chip.maker, below)
         count = sum(1 for g in ctx.build.gpus if g.spec_index == gpu.spec_index)
-        on_all = f" on all {count} cards" if count > 1 else ""
+        on_all = " on both cards" if count == 2 else f" on all {count} cards" if count > 2 else ""
         labels = [f"GPU{g.index + 1}" for g in ctx.build.gpus if g.spec_index == gpu.spec_index]
         fix = ctx.fix(f"set power_limit = {watts(bound)}",
                       [Change(path=f"gpu[{gpu.spec_index}].power_limit", value=f"{bound:g} W")],

@@ -39,7 +39,10 @@ def write_json(data: Any, **options: Any) -> None:
 
 
 def rich_stdout() -> bool:
-    """Tables and colour only on a terminal (NO_COLOR keeps the tables, drops the colour)."""
+    """Tables and colour only on a terminal (NO_COLOR keeps the tables, drops the colour), or wherever
+    FORCE_COLOR asks for them (CI logs, `| less -R`; the convention of force-color.org)."""
+    if os.environ.get("FORCE_COLOR") and not os.environ.get("NO_COLOR"):
+        return True
     return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
 
 
