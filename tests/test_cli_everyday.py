@@ -194,3 +194,16 @@ def test_zsh_and_fish_completion_name_every_command() -> None:
     for shell in ("zsh", "fish"):
         out = run_cli("completion", shell).out
         assert all(command in out for command in COMMANDS)
+
+
+def test_optimize_json_gives_the_limits_their_cost_and_the_build() -> None:
+    result = run_cli("optimize", example("fail-dettmers-quad-3090-us-15a.toml"), "--format", "json")
+    data = json.loads(result.out)
+    assert result.code == 0 and data["power_limits_w"] == {"gpu[0]": 325.0}
+    assert "psu.headroom" in data["clears"] and 'power_limit = "325 W"' in data["build_toml"]
+
+
+def test_the_optimised_build_is_named_for_its_new_limits() -> None:
+    out = run_cli("optimize", example("fail-dettmers-quad-3090-us-15a.toml")).out
+    assert 'name = "Quad RTX 3090 at 350 W, one 1600 W PSU, US 15 A circuit (power limits 325 W by planner optimize)"' \
+        in out

@@ -166,7 +166,8 @@ def _add_optimize(sub: Subparsers, common: argparse.ArgumentParser) -> None:
         epilog=_examples("planner optimize build.toml                  # the new build on stdout",
                          "planner optimize build.toml -o build-285w.toml",
                          "planner optimize build.toml -o build.toml --force   # in place",
-                         "planner optimize build.toml --strict         # clear the warnings too"))
+                         "planner optimize build.toml --strict         # clear the warnings too",
+                         "planner optimize build.toml --format json"))
     optimize.add_argument("file", type=Path, metavar="FILE", help="build file")
     optimize.add_argument("-o", "--output", type=Path, metavar="OUT",
                           help="write here (atomically) instead of stdout (`-o -`: stdout)")
@@ -176,6 +177,9 @@ def _add_optimize(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                                "their temperature target)")
     optimize.add_argument("--region", choices=REGIONS, default=None,
                           help="region whose standard outlet is assumed when a build names no circuit (default us)")
+    optimize.add_argument("--format", choices=["text", "json"], default="text",
+                          help="text: the new build on stdout (or in OUT); json: the limits found, what they cost "
+                               "and clear, and the new build as build_toml (default text)")
     optimize.add_argument("--psu-target", type=float, default=None, metavar="FRACTION",
                           help="PSU load fraction above which psu.headroom warns (default 0.8; with --strict)")
     _prices(optimize)
