@@ -76,3 +76,23 @@ def test_force_color_gives_colour_when_piped(monkeypatch: pytest.MonkeyPatch) ->
     from planner.cli.common import rich_stdout
 
     assert rich_stdout()
+
+
+def _base_system(tmp_path: Path) -> Path:
+    text = PASSING.read_text()
+    return _file(tmp_path, text[:text.index("[[gpu]]")] + text[text.index("[extras]"):])
+
+
+def test_a_build_without_gpus_is_checked_as_the_base_system(tmp_path: Path) -> None:
+    result = run_cli("check", _base_system(tmp_path), "--format", "json")
+    [report] = __import__("json").loads(result.out)
+    assert result.code == 0 and report["verdict"] == "pass"
+    assert report["summary"]["gpus"] == [] and report["summary"]["relative_perf"] is None
+    assert report["summary"]["dc_budget"]["gpus_w"] == 0
+
+
+def test_optimize_and_the_script_export_say_a_build_without_gpus_has_nothing_to_set(tmp_path: Path) -> None:
+    base = _base_system(tmp_path)
+    for argv in (["optimize", base], ["export", base, "--format", "nvidia-smi"]):
+        result = run_cli(*argv)
+        assert result.code == 2 and "has no GPUs" in result.err

@@ -67,7 +67,10 @@ def range_tool(maker: str, below: bool) -> str:
 def power_limit_cost(ctx: Context) -> list[Finding]:
     """The estimated speed at the build's power limits (and thermal throttling), always reported; carries
     the optimiser's limits when they clear power, outlet or thermal errors."""
-    build, perf = ctx.build, ctx.performance
+    build = ctx.build
+    if not build.gpus:  # the base system: no card, no speed to report
+        return []
+    perf = ctx.performance
     groups: dict[tuple[str, float, float], list[int]] = {}
     for card in perf.gpus:
         key = (build.gpus[card.gpu].board.id, card.power_limit_w, round(card.power_w))

@@ -40,6 +40,10 @@ def limits_in_bus_order(build: ResolvedBuild) -> list[Limit]:
     `unplaced`)."""
     from planner.placement import place
 
+    if not build.gpus:
+        from planner.errors import InputError
+
+        raise InputError("has no GPUs: there is no power limit to export", file=build.file)
     placement = place(build)
     position = {s.name: s.position for s in build.motherboard.slots}
     slot_of = {i: mount.slot for i in range(len(build.gpus)) if (mount := placement.of(i)) is not None and mount.slot}

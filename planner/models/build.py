@@ -88,7 +88,7 @@ class BuildFile(_Strict):
     cpu: PartRef = Field(description="CPU id or inline CPU.")
     circuit: list[CircuitSpec] = Field(default=[], max_length=16, description="Branch circuits.")
     psu: list[PsuSpec] = Field(min_length=1, max_length=8, description="PSUs.")
-    gpu: list[GpuSpec] = Field(min_length=1, max_length=MAX_GPUS, description="GPUs.")
+    gpu: list[GpuSpec] = Field(default=[], max_length=MAX_GPUS, description="GPUs.")
     extras: Extras = Field(default=Extras(), description="Smaller loads.")
     max_circuits: int = Field(
         default=1, ge=1, le=4,
