@@ -207,3 +207,26 @@ def test_the_optimised_build_is_named_for_its_new_limits() -> None:
     out = run_cli("optimize", example("fail-dettmers-quad-3090-us-15a.toml")).out
     assert 'name = "Quad RTX 3090 at 350 W, one 1600 W PSU, US 15 A circuit (power limits 325 W by planner optimize)"' \
         in out
+
+
+def test_every_option_in_the_text_charts_legend_is_drawn() -> None:
+    out = run_cli("recommend", "--workload", "llm-inference", "--model", "llama-3-70b", "--precision", "int4",
+                  "--budget", "4000").out
+    chart = out[out.index("performance per $1,000 (H100"):]
+    plot = [line.split("|", 1)[1] for line in chart.splitlines() if "|" in line]
+    legend = [line.split()[0] for line in chart.splitlines() if line.startswith("  ") and ": " in line
+              and "GiB" in line]
+    assert len(legend) >= 6
+    assert all(sum(row.count(mark) for row in plot) == 1 for mark in legend)
+
+
+def test_the_svg_plots_point_labels_do_not_overlap(tmp_path: Path) -> None:
+    import re
+
+    svg = tmp_path / "plot.svg"
+    assert run_cli("recommend", "--workload", "llm-inference", "--model", "llama-3-70b", "--precision", "int4",
+                   "--budget", "4000", "--plot", svg).code == 0
+    spots = [(float(x), float(y)) for x, y in re.findall(r'<text x="([\d.]+)" y="([\d.]+)" font-size="11">[A-Z]<',
+                                                          svg.read_text())]
+    assert len(spots) >= 6
+    assert all(abs(a[0] - b[0]) >= 10 or abs(a[1] - b[1]) >= 12 for i, a in enumerate(spots) for b in spots[i + 1:])
