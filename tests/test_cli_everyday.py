@@ -230,3 +230,18 @@ def test_the_svg_plots_point_labels_do_not_overlap(tmp_path: Path) -> None:
                                                           svg.read_text())]
     assert len(spots) >= 6
     assert all(abs(a[0] - b[0]) >= 10 or abs(a[1] - b[1]) >= 12 for i, a in enumerate(spots) for b in spots[i + 1:])
+
+
+def test_the_systemd_guard_stops_the_unit_when_the_gpu_count_differs(tmp_path: Path) -> None:
+    """The ExecStartPre line run as systemd would (`$$` is a literal `$`), against a fake nvidia-smi."""
+    fake = tmp_path / "nvidia-smi"
+    fake.write_text('#!/bin/sh\nseq 0 $((GPUS - 1))\n')
+    fake.chmod(0o755)
+    unit = run_cli("export", OPTIMISED, "--format", "systemd").out
+    [guard] = [line.removeprefix("ExecStartPre=") for line in unit.splitlines() if line.startswith("ExecStartPre=")]
+    command = guard.replace("$$", "$").replace("/usr/bin/nvidia-smi", str(fake))
+    argv = ["/bin/sh", "-c", command.split("-c ", 1)[1].strip("'")]
+    for present, code in ((4, 0), (3, 1)):
+        proc = subprocess.run(argv, env={**os.environ, "GPUS": str(present)}, capture_output=True, text=True,
+                              check=False)
+        assert proc.returncode == code, proc.stderr

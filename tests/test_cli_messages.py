@@ -96,3 +96,16 @@ def test_optimize_and_the_script_export_say_a_build_without_gpus_has_nothing_to_
     for argv in (["optimize", base], ["export", base, "--format", "nvidia-smi"]):
         result = run_cli(*argv)
         assert result.code == 2 and "has no GPUs" in result.err
+
+
+@pytest.mark.parametrize(("old", "new"), [('part = "nvidia-rtx-3090-fe"', 'part = "{}"'),
+                                          ('case = "fractal-meshify-2-xl"', 'case = "{}"'),
+                                          ('outlet = "nema-5-15"', 'outlet = "{}"')])
+def test_a_long_unknown_id_is_cut_in_the_message(tmp_path: Path, old: str, new: str) -> None:
+    err = _error(tmp_path, PASSING.read_text().replace(old, new.format("z" * 400)))
+    assert "z" * 79 + "…" in err and "z" * 81 not in err
+
+
+def test_a_long_unknown_id_is_cut_on_the_command_line() -> None:
+    err = run_cli("catalog", "show", "q" * 400).err
+    assert "q" * 79 + "…" in err and len(err) < 300
