@@ -109,3 +109,8 @@ def test_a_long_unknown_id_is_cut_in_the_message(tmp_path: Path, old: str, new: 
 def test_a_long_unknown_id_is_cut_on_the_command_line() -> None:
     err = run_cli("catalog", "show", "q" * 400).err
     assert "q" * 79 + "…" in err and len(err) < 300
+
+
+def test_a_boolean_count_is_refused_not_read_as_one(tmp_path: Path) -> None:
+    err = _error(tmp_path, PASSING.read_text().replace("count = 2", "count = true"))
+    assert "gpu[0].count: expected a whole number, got true" in err
