@@ -15,7 +15,7 @@ from planner.resolve import ResolvedBuild, resolve
 def load_build(path: Path, catalog: Catalog, region: Region | None = None) -> ResolvedBuild:
     """Read, validate and resolve a build file (InputError on any problem)."""
     spec, raw, text = buildfile.load(path)
-    return resolve(spec, raw, catalog, label=str(path), text=text, region=region)
+    return resolve(spec, raw, catalog, label=buildfile.label_of(path), text=text, region=region)
 
 
 def check_build(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None) -> Report:

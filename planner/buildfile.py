@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
@@ -24,7 +25,41 @@ _TABLES: dict[str, type[BaseModel]] = {"circuit": CircuitSpec, "psu": PsuSpec, "
                                        "extras": Extras}
 
 
+STDIN = "-"  # `planner check -`: the build is read from standard input
+_stdin_text: str | None = None  # stdin can be read once; a command that reads the build twice gets the same text
+
+
+def label_of(path: Path) -> str:
+    """How messages and reports name a build file (`<stdin>` for `-`)."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
+def _decode(data: bytes, label: str) -> str:
+    if len(data) > MAX_BYTES:
+        raise InputError(f"is larger than {MAX_BYTES // 1000} kB; not a build file", file=label)
+    try:
+        return data.decode("utf-8-sig")  # a UTF-8 byte order mark (Windows editors write one) is accepted
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text; expected a TOML build file", file=label) from None
+
+
+def _read_stdin() -> str:
+    global _stdin_text
+    if _stdin_text is None:
+        import sys
+
+        stream = sys.stdin
+        if stream is None:
+            raise InputError("no standard input to read the build from", file="<stdin>")
+        buffer = getattr(stream, "buffer", None)
+        raw = buffer.read(MAX_BYTES + 1) if buffer is not None else stream.read(MAX_BYTES + 1).encode("utf-8")
+        _stdin_text = _decode(raw, "<stdin>")
+    return _stdin_text
+
+
 def read_text(path: Path) -> str:
+    if str(path) == STDIN:
+        return _read_stdin()
     label = str(path)
     try:
         if path.is_dir():
@@ -83,9 +118,30 @@ def _raise_first(details: list[ErrorDetails], text: str, label: str) -> NoReturn
     text_message = message(detail)
     if detail["type"] == "extra_forbidden":
         text_message = unknown_key_message(loc, _allowed_keys(loc))
+    elif len(loc) == 1 and loc[0] in ("gpu", "psu", "circuit"):
+        text_message = _array_of_tables_message(str(loc[0]), detail) or text_message
     from planner.tomlpos import line_of
 
     raise InputError(text_message, file=label, line=line_of(text, loc), key=location(loc)) from None
+
+
+def _array_of_tables_message(key: str, detail: Any) -> str | None:
+    """gpu, psu and circuit are arrays of tables: say how to write them when the file wrote something else."""
+    given = detail.get("input")
+    if detail["type"] not in ("too_long", "list_type"):
+        return None
+    if detail["type"] == "too_long" and isinstance(given, list):
+        limit = detail.get("ctx", {}).get("max_length")
+        return f"{len(given)} [[{key}]] tables; a build takes at most {limit} (use count = N for several alike)"
+    if isinstance(given, dict):
+        return f"expected a list of [[{key}]] tables: write [[{key}]] (double brackets, one per entry), not [{key}]"
+    if isinstance(given, str):
+        quoted = json.dumps(given[:60], ensure_ascii=False)
+        return (f"expected a list of [[{key}]] tables, not a part id: write [[{key}]] on its own line, then "
+                f"part = {quoted}" if key != "circuit" else
+                f"expected a list of [[circuit]] tables: write [[circuit]] on its own line, then name = … and "
+                f"outlet = {quoted}")
+    return None
 
 
 def unknown_key_message(loc: tuple[str | int, ...], allowed: list[str]) -> str:
@@ -113,12 +169,13 @@ def _allowed_keys(loc: tuple[str | int, ...]) -> list[str]:
 
 def load(path: Path) -> tuple[BuildFile, dict[str, Any], str]:
     """Read, parse and validate a build file; returns the model, the raw data and the text."""
-    label = str(path)
+    label = label_of(path)
     text = read_text(path)
     data = parse_toml(text, label)
     return validate(data, text, label), data, text
 
 
 def loads(text: str, label: str = "<build>") -> tuple[BuildFile, dict[str, Any]]:
+    text = text.removeprefix("\ufeff")
     data = parse_toml(text, label)
     return validate(data, text, label), data

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
+
+MAX_QUOTED = 80  # characters of a quoted value (an id, a key, a name the user wrote) an error repeats
+_QUOTED = re.compile(rf"""(?<!\w)(['"])([^'"\n]{{{MAX_QUOTED + 1},}}?)\1(?!\w)""")
+
+
+def cut_quoted(message: str) -> str:
+    """A message with every quoted value longer than MAX_QUOTED characters cut, with an ellipsis."""
+    return _QUOTED.sub(lambda m: f"{m[1]}{m[2][:MAX_QUOTED - 1]}…{m[1]}", message)
 
 
 class ExitCode(IntEnum):
@@ -17,6 +26,7 @@ class PlannerError(Exception):
     """Base of every error the planner reports to a user (never shown as a traceback)."""
 
     def __init__(self, message: str) -> None:
+        message = cut_quoted(message)
         super().__init__(message)
         self.message = message
 

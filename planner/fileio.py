@@ -30,17 +30,20 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
 _EXISTS = "already exists; use --force to overwrite it"
 
 
-def atomic_write(path: Path, text: str, *, force: bool = False) -> None:
+def atomic_write(path: Path, text: str, *, force: bool = False, executable: bool = False) -> None:
     """Write `text` to `path` so that readers see the old file or the new one, never half of one.
 
     Refuses to replace an existing file unless `force`, and refuses anything but a regular file or a new
-    path (module docstring).
+    path (module docstring). `executable` adds the execute bit wherever the file is readable (a new
+    script is 0755 under the usual umask 022).
     """
     target = _target(path, force)
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"directory {directory} does not exist", file=str(path))
     mode = _mode_for(target)
+    if executable:
+        mode |= (mode & 0o444) >> 2
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as error:

@@ -92,6 +92,10 @@ def optimize(build: ResolvedBuild, catalog: Catalog, settings: Settings | None =
     """The highest power limits that clear every power, outlet and thermal error (with `strict`, their
     warnings too) that a power limit can clear, maximising the build's estimated throughput. `now`: the
     codes of the build's own such problems and its estimated throughput, when the caller knows them."""
+    if not build.gpus:
+        from planner.errors import InputError
+
+        raise InputError("has no GPUs: there is no power limit to optimise", file=build.file)
     settings = settings or Settings()
     search = _Search(build, catalog, settings, ("error", "warning") if strict else ("error",))
     options = [candidates(search.boards[g]) for g in search.groups]

@@ -109,7 +109,8 @@ def summarize(ctx: Context) -> Summary:
         dc_load_w=budget.total, dc_peak_w=round(sum(share.peak for share in split.psus), 1),
         dc_budget=DcBudgetSummary(gpus_w=budget.gpus, cpu_w=budget.cpu, board_w=budget.board, ram_w=budget.ram,
                                   drives_w=budget.drives, fans_w=budget.fans, other_w=budget.other),
-        psus=psus, circuits=circuits, gpus=gpus, relative_perf=round(ctx.performance.relative_perf, 4),
+        psus=psus, circuits=circuits, gpus=gpus,
+        relative_perf=round(ctx.performance.relative_perf, 4) if ctx.build.gpus else None,  # no GPU, no speed
         price_usd=price, price_missing=missing, price_dates=dates, user_prices=user,
         assumptions=build.assumptions)
 

@@ -34,7 +34,7 @@ def read_text(path: Path, error: type[InputError] = InputError, *, label: str | 
     """The file's text; `error` naming the file when it cannot be read or is not UTF-8."""
     label = label or str(path)
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a UTF-8 byte order mark (Windows editors write one) is fine
     except FileNotFoundError:
         raise error("no such file", file=label) from None
     except IsADirectoryError:

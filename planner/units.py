@@ -55,10 +55,12 @@ def to_canonical(value: Any, kind: str) -> float:
 
     Raises ValueError with a sentence saying what was expected.
     """
+    from planner.validation import shown
+
     unit, symbol, what, plain = CANONICAL[kind]
     expected = f"expected {what} such as '{_EXAMPLES[kind]}' or a number of {symbol}"
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"{expected}, got {value!r}")
+        raise ValueError(f"{expected}, got {shown(value)}")
     if not isinstance(value, str):
         try:
             return _finite(float(value), expected)
@@ -66,12 +68,12 @@ def to_canonical(value: Any, kind: str) -> float:
             raise ValueError(f"{expected}, got a number too large") from None
     match = _NUMBER.match(value)
     if not match:
-        raise ValueError(f"{expected}, got {value!r}")
+        raise ValueError(f"{expected}, got {shown(value)}")
     dollar, number, unit_text = match.groups()
     magnitude = float(number.replace(",", "").replace("_", ""))
     if dollar:
         if kind != "price" or unit_text not in ("", "USD", "usd"):
-            raise ValueError(f"{expected}, got {value!r}")
+            raise ValueError(f"{expected}, got {shown(value)}")
         return _finite(magnitude, expected)
     if not unit_text or unit_text.lower() in plain:
         return _finite(magnitude, expected)

@@ -22,6 +22,30 @@ def location(loc: tuple[int | str, ...]) -> str:
     return text
 
 
+MAX_SHOWN = 60  # characters of a user's value repeated in a message
+
+
+def shown(value: object) -> str:
+    """A value as the build file wrote it (TOML: `true`, `"text"`), cut to a readable length; a table or a
+    long list is named, not dumped."""
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        if value and all(isinstance(item, dict) for item in value):
+            return f"{len(value)} tables"
+        if len(value) > 8:
+            return f"a list of {len(value)} values"
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except ValueError:
+        text = repr(value)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
+
+
 def message(detail: ErrorDetails) -> str:
     kind = detail["type"]
     msg = detail["msg"]
@@ -32,18 +56,18 @@ def message(detail: ErrorDetails) -> str:
     if kind == "missing":
         return "required key is missing"
     if kind in ("int_type", "int_parsing", "int_from_float"):
-        return f"expected a whole number, got {detail.get('input')!r}"
+        return f"expected a whole number, got {shown(detail.get('input'))}"
     if kind in ("string_type",):
-        return f"expected text, got {detail.get('input')!r}"
+        return f"expected text, got {shown(detail.get('input'))}"
     if kind in ("bool_type", "bool_parsing"):
-        return f"expected true or false, got {detail.get('input')!r}"
+        return f"expected true or false, got {shown(detail.get('input'))}"
     if kind in ("list_type",):
-        return f"expected a list, got {detail.get('input')!r}"
+        return f"expected a list, got {shown(detail.get('input'))}"
     if kind in ("model_type", "model_attributes_type", "dict_type"):
-        return f"expected a table, got {detail.get('input')!r}"
+        return f"expected a table, got {shown(detail.get('input'))}"
     if kind == "literal_error":
-        return f"{msg[0].lower()}{msg[1:]}, got {detail.get('input')!r}"
-    return f"{msg[0].lower()}{msg[1:]}, got {detail.get('input')!r}"
+        return f"{msg[0].lower()}{msg[1:]}, got {shown(detail.get('input'))}"
+    return f"{msg[0].lower()}{msg[1:]}, got {shown(detail.get('input'))}"
 
 
 def problems(error: ValidationError) -> list[tuple[str, str]]:

@@ -112,7 +112,7 @@ def test_power_limit_below_the_card_minimum_fails_with_a_verified_fix() -> None:
     text = BASE + gpus("nvidia-rtx-3090-fe", count=2, extra='power_limit = "80 W"')
     [finding] = findings(text, "power-limit.range")
     assert finding.severity == "error"
-    assert "80 W" in finding.message and "100 W–400 W" in finding.message and "all 2 cards" in finding.message
+    assert "80 W" in finding.message and "100 W–400 W" in finding.message and "on both cards" in finding.message
     assert finding.fixes[0].changes[0].value == "100 W"
     assert finding.fixes[0].verified is True
 

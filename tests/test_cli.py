@@ -128,10 +128,11 @@ def test_every_command_has_help_with_an_example(command: list[str]) -> None:
     assert "examples:" in result.out and "planner " in result.out
 
 
-def test_no_command_prints_help_and_exits_2() -> None:
+def test_no_command_prints_a_short_usage_on_stderr_and_exits_2() -> None:
     result = run_cli()
     assert result.code == 2
-    assert "usage: planner" in result.out
+    assert "usage: planner" in result.err and result.out == ""
+    assert len(result.err.splitlines()) <= 4
 
 
 def test_unknown_option_is_a_usage_error() -> None:

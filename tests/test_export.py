@@ -18,7 +18,7 @@ from conftest import ROOT, example, run_cli
 from helpers import BASE, build, gpus
 
 GOLDEN = ROOT / "tests" / "golden"
-SUFFIX = {"md": "md", "csv": "csv", "json": "json", "text": "txt"}
+SUFFIX = {"md": "md", "bbcode": "bbcode", "csv": "csv", "json": "json", "text": "txt"}
 GOLDEN_BUILD = BASE + gpus("nvidia-rtx-3090-fe", 2) + gpus("gigabyte-rtx-3090-turbo", 2)
 
 
@@ -57,14 +57,14 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(evil: str, cell:
 def test_export_writes_to_a_file_and_refuses_to_overwrite_it(tmp_path: Path) -> None:
     out = tmp_path / "parts.md"
     first = run_cli("export", example("pass-dual-3090-wrx80.toml"), "--format", "md", "-o", out)
-    assert first.code == 0 and out.read_text().startswith("# Dual RTX 3090 FE on WRX80")
+    assert first.code == 0 and out.read_text().startswith("**Dual RTX 3090 FE on WRX80")
     out.write_text("my notes")
     second = run_cli("export", example("pass-dual-3090-wrx80.toml"), "--format", "md", "-o", out)
     assert second.code == 2
     assert "already exists; use --force" in second.err
     assert out.read_text() == "my notes"
     forced = run_cli("export", example("pass-dual-3090-wrx80.toml"), "--format", "md", "-o", out, "--force")
-    assert forced.code == 0 and out.read_text().startswith("# Dual")
+    assert forced.code == 0 and out.read_text().startswith("**Dual")
 
 
 def test_an_interrupted_write_leaves_the_original_file_intact(tmp_path: Path,

@@ -76,14 +76,14 @@ def test_force_onto_a_symlink_writes_the_file_it_points_to(tmp_path: Path) -> No
     link.symlink_to(target)
     code, _ = export_to(link, "--force")
     assert code == 0 and link.is_symlink() and os.readlink(link) == str(target)
-    assert target.read_text().startswith("# Dual RTX 3090 FE on WRX80")
+    assert target.read_text().startswith("**Dual RTX 3090 FE on WRX80")
 
 
 def test_force_onto_a_dangling_symlink_creates_its_target(tmp_path: Path) -> None:
     target, link = tmp_path / "new.md", tmp_path / "parts.md"
     link.symlink_to(target)
     code, _ = export_to(link, "--force")
-    assert code == 0 and link.is_symlink() and target.read_text().startswith("# Dual")
+    assert code == 0 and link.is_symlink() and target.read_text().startswith("**Dual")
 
 
 def test_force_onto_a_symlink_to_a_fifo_is_refused(tmp_path: Path) -> None:

@@ -301,13 +301,13 @@ def test_the_session_opens_an_unfinished_build_but_not_a_wrong_one(tmp_path: Pat
     unfinished = _write(tmp_path / "unfinished.toml", '[[gpu]]\npart = "nvidia-rtx-3090-fe"\ncount = 2\n')
     assert BuildSession.open(unfinished, catalog).check().missing == ["case", "motherboard", "cpu", "psu"]
     wrong = _write(tmp_path / "wrong.toml", '[[gpu]]\npart = "nvidia-rtx-3090-fe"\ncount = "two"\n')
-    with pytest.raises(InputError, match=r"wrong.toml:3: gpu\[0\].count: expected a whole number, got 'two'"):
+    with pytest.raises(InputError, match=r"wrong.toml:3: gpu\[0\].count: expected a whole number, got \"two\""):
         BuildSession.open(wrong, catalog)
 
 
 def test_a_table_where_a_list_of_parts_belongs_is_refused_even_in_an_unfinished_build(
         tmp_path: Path, catalog: Catalog) -> None:
-    with pytest.raises(InputError, match=r"build.toml:1: gpu: expected a list, got \{\}"):
+    with pytest.raises(InputError, match=r"build.toml:1: gpu: expected a list of \[\[gpu\]\] tables"):
         BuildSession.open(_write(tmp_path / "build.toml", "[gpu]\n"), catalog)
 
 

@@ -122,7 +122,7 @@ def gpu_height(ctx: Context) -> list[Finding]:
     """Each card's height against the case's side-panel clearance, with room for a top-edge 12VHPWR plug and
     the straight cable run before its bend."""
     case = ctx.build.case
-    if case.open_frame:
+    if case.open_frame or not ctx.build.gpus:  # the base system, GPUs not chosen yet: no card to measure
         return []
     chips = {g.board.id: g.chip.name for g in ctx.build.gpus}
     plug_room = params.HPWR_PLUG_HEIGHT.value + params.HPWR_STRAIGHT_RUN.value

@@ -29,7 +29,7 @@ def power_limit_range(ctx: Context) -> list[Finding]:
         side = "below the minimum" if below else "above the maximum"
         tool = range_tool(gpu.chip.maker, below)
         count = sum(1 for g in ctx.build.gpus if g.spec_index == gpu.spec_index)
-        on_all = f" on all {count} cards" if count > 1 else ""
+        on_all = " on both cards" if count == 2 else f" on all {count} cards" if count > 2 else ""
         labels = [f"GPU{g.index + 1}" for g in ctx.build.gpus if g.spec_index == gpu.spec_index]
         fix = ctx.fix(f"set power_limit = {watts(bound)}",
                       [Change(path=f"gpu[{gpu.spec_index}].power_limit", value=f"{bound:g} W")],
@@ -67,7 +67,10 @@ def range_tool(maker: str, below: bool) -> str:
 def power_limit_cost(ctx: Context) -> list[Finding]:
     """The estimated speed at the build's power limits (and thermal throttling), always reported; carries
     the optimiser's limits when they clear power, outlet or thermal errors."""
-    build, perf = ctx.build, ctx.performance
+    build = ctx.build
+    if not build.gpus:  # the base system: no card, no speed to report
+        return []
+    perf = ctx.performance
     groups: dict[tuple[str, float, float], list[int]] = {}
     for card in perf.gpus:
         key = (build.gpus[card.gpu].board.id, card.power_limit_w, round(card.power_w))

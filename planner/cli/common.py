@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.catalog import Catalog, default_dirs
@@ -44,7 +45,10 @@ def write_json(data: Any, **options: Any) -> None:
 
 
 def rich_stdout() -> bool:
-    """Tables and colour only on a terminal (NO_COLOR keeps the tables, drops the colour)."""
+    """Tables and colour only on a terminal (NO_COLOR keeps the tables, drops the colour), or wherever
+    FORCE_COLOR asks for them (CI logs, `| less -R`; the convention of force-color.org)."""
+    if os.environ.get("FORCE_COLOR") and not os.environ.get("NO_COLOR"):
+        return True
     return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
 
 
@@ -52,3 +56,21 @@ def console() -> Console:
     from rich.console import Console
 
     return Console(highlight=False)
+
+
+def to_stdout(output: Path | None) -> bool:
+    """`-o -` (or no -o) writes to standard output."""
+    return output is None or str(output) == "-"
+
+
+def write_output(output: Path | None, text: str, *, force: bool, executable: bool = False) -> None:
+    """Write a command's result to OUT (atomically, refusing to overwrite without --force) or to stdout
+    for `-o -` or no -o; an `executable` file (a script) gets the execute bits."""
+    if to_stdout(output):
+        sys.stdout.write(text)
+        return
+    assert output is not None
+    from planner.fileio import atomic_write
+
+    atomic_write(output, text, force=force, executable=executable)
+    print(f"wrote {output}", file=sys.stderr)

@@ -52,11 +52,13 @@ def _add_check(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                     "Exit 0: every build passes (warnings allowed); 1: at least one fails; "
                     "2: a file could not be read or is invalid.",
         epilog=_examples("planner check build.toml",
+                         "planner check - < build.toml              # the build from stdin",
                          "planner check examples/builds/*.toml --format json",
                          "planner check build.toml --strict        # warnings fail too",
                          "planner check build.toml --region eu     # default circuit when none is given",
                          "planner check build.toml --diagram       # with the slot diagram"))
-    check.add_argument("files", nargs="+", type=Path, metavar="FILE", help="build file(s) (.toml)")
+    check.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                       help="build file(s) (.toml); - reads one from stdin")
     check.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
     check.add_argument("--strict", action="store_true", help="warnings make the build fail (exit 1)")
     check.add_argument("--region", choices=REGIONS, default=None,
@@ -83,17 +85,20 @@ def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     clist.add_argument("kind", nargs="?", choices=kinds, metavar="KIND",
                        help=f"part kind: {', '.join(KIND_FILES)} (plurals work too)")
     clist.add_argument("--search", metavar="TEXT", help="only parts whose id/name/maker contain every word")
-    clist.add_argument("--format", choices=["text", "json"], default="text")
+    clist.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text (tab-separated when piped) or json (default text)")
     cshow = csub.add_parser("show", parents=[common], help="show one part with every field and its source",
                             epilog=_examples("planner catalog show corsair-ax1600i",
                                              "planner catalog show nvidia-rtx-3090-fe --format json"),
                             formatter_class=RAW)
     cshow.add_argument("id", help="part id")
-    cshow.add_argument("--format", choices=["text", "json"], default="text")
+    cshow.add_argument("--format", choices=["text", "json"], default="text",
+                       help="text or json (a GPU board merged with its chip; default text)")
     csearch = csub.add_parser("search", parents=[common], help="search every kind by id, name and maker",
                               epilog=_examples("planner catalog search rtx 3090 turbo"), formatter_class=RAW)
     csearch.add_argument("text", nargs="+", help="words to look for")
-    csearch.add_argument("--format", choices=["text", "json"], default="text")
+    csearch.add_argument("--format", choices=["text", "json"], default="text",
+                         help="text or json (default text)")
     cvalidate = csub.add_parser(
         "validate", parents=[common], help="validate catalog files (exit 1 when a problem is found)",
         epilog=_examples("planner catalog validate            # the built-in, --catalog and user catalogs",
@@ -111,23 +116,30 @@ def _add_schema(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     schema = sub.add_parser(
         "schema", help="print the JSON Schema of the build file (or of a catalog kind)", formatter_class=RAW,
         epilog=_examples("planner schema > build.schema.json", "planner schema gpu"))
-    schema.add_argument("kind", nargs="?", choices=list(KIND_FILES), help="a catalog kind instead of the build")
+    schema.add_argument("kind", nargs="?", choices=[*KIND_FILES, *KIND_ALIASES], metavar="KIND",
+                        help=f"a catalog kind instead of the build: {', '.join(KIND_FILES)} (plurals work too)")
 
 
 def _add_export(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     export = sub.add_parser(
         "export", parents=[common], formatter_class=RAW,
-        help="export a build's parts list (md, csv, json, text) or power-limit script (nvidia-smi, systemd)",
-        epilog=_examples("planner export build.toml --format md", "planner export build.toml --format csv -o parts.csv",
+        help="export a build's parts list (md, bbcode, csv, json, text) or power-limit script (nvidia-smi, systemd)",
+        epilog=_examples("planner export build.toml --format md", "planner export build.toml --format bbcode -o -",
+                         "planner export build.toml --format csv -o parts.csv",
                          "planner export build.toml --format csv -o parts.csv --force   # replace parts.csv",
                          "planner export build.toml --format nvidia-smi -o set-power-limits.sh",
                          "planner export build.toml --format systemd -o gpu-power-limits.service"))
     export.add_argument("file", type=Path, metavar="FILE", help="build file")
-    export.add_argument("--format", choices=["md", "csv", "json", "text", "nvidia-smi", "systemd"], default="md",
-                        help="parts list (md, csv, json, text) or the power limits as a shell script (nvidia-smi) "
-                             "or a systemd unit that applies them at boot (systemd)")
-    export.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here (atomically) instead of stdout")
-    export.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    export.add_argument("--format", choices=["md", "bbcode", "csv", "json", "text", "nvidia-smi", "systemd"],
+                        default="md",
+                        help="parts list for a forum (md, bbcode: the verdict on top when the build fails) or a "
+                             "spreadsheet (csv, json, text), or the power limits as a shell script written "
+                             "executable (nvidia-smi) or a systemd unit that applies them at boot (systemd); "
+                             "default md")
+    export.add_argument("-o", "--output", type=Path, metavar="OUT",
+                        help="write here (atomically) instead of stdout (`-o -`: stdout)")
+    export.add_argument("--force", action="store_true",
+                        help="overwrite OUT if it exists; export power limits even when the build fails its check")
     export.add_argument("--region", choices=REGIONS, default=None, help=argparse.SUPPRESS)
     _prices(export)
 
@@ -154,15 +166,20 @@ def _add_optimize(sub: Subparsers, common: argparse.ArgumentParser) -> None:
         epilog=_examples("planner optimize build.toml                  # the new build on stdout",
                          "planner optimize build.toml -o build-285w.toml",
                          "planner optimize build.toml -o build.toml --force   # in place",
-                         "planner optimize build.toml --strict         # clear the warnings too"))
+                         "planner optimize build.toml --strict         # clear the warnings too",
+                         "planner optimize build.toml --format json"))
     optimize.add_argument("file", type=Path, metavar="FILE", help="build file")
-    optimize.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here (atomically) instead of stdout")
+    optimize.add_argument("-o", "--output", type=Path, metavar="OUT",
+                          help="write here (atomically) instead of stdout (`-o -`: stdout)")
     optimize.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     optimize.add_argument("--strict", action="store_true",
                           help="clear warnings too (PSU above its target load, circuit above 90 %%, GPUs above "
                                "their temperature target)")
     optimize.add_argument("--region", choices=REGIONS, default=None,
                           help="region whose standard outlet is assumed when a build names no circuit (default us)")
+    optimize.add_argument("--format", choices=["text", "json"], default="text",
+                          help="text: the new build on stdout (or in OUT); json: the limits found, what they cost "
+                               "and clear, and the new build as build_toml (default text)")
     optimize.add_argument("--psu-target", type=float, default=None, metavar="FRACTION",
                           help="PSU load fraction above which psu.headroom warns (default 0.8; with --strict)")
     _prices(optimize)
@@ -279,7 +296,7 @@ def _add_tco(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                        help="share of the day in use (default 0.15, Dettmers' personal desktop)")
     tco.add_argument("--electricity", type=float, metavar="USD_PER_KWH", help="electricity price (default 0.16)")
     tco.add_argument("--cloud-price", type=float, metavar="USD_PER_HOUR", help="what renting costs per hour")
-    tco.add_argument("--format", choices=["text", "json"], default="text")
+    tco.add_argument("--format", choices=["text", "json"], default="text", help="text or json (default text)")
     _prices(tco)
 
 
@@ -332,9 +349,53 @@ def _add_solve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                        help="region whose standard outlet the circuits get when the build names none (default us)")
     solve.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
     solve.add_argument("-o", "--output", type=Path, metavar="OUT",
-                       help="write the completed build here (your comments and order kept; atomic)")
+                       help="write the completed build here (your comments and order kept; atomic); `-o -`: the "
+                            "build on stdout and the report on stderr")
     solve.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     _prices(solve)
+
+
+def _add_init(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    init = sub.add_parser(
+        "init", parents=[common], formatter_class=RAW,
+        help="write a commented starter build to edit (asks nothing)",
+        description="Write a starter build (a WRX80 workstation with 2-slot blower RTX 3090s, a 1600 W PSU, one "
+                    "wall circuit), every line commented, and say how it checks.",
+        epilog=_examples("planner init build.toml", "planner init build.toml --gpus 4 --outlet nema-6-20",
+                         "planner init - | less                # on stdout"))
+    init.add_argument("file", nargs="?", type=Path, metavar="FILE", help="where to write it (default stdout; - stdout)")
+    init.add_argument("--gpus", type=int, default=2, metavar="N", help="number of GPUs, 1–4 (default 2)")
+    init.add_argument("--outlet", default="nema-5-15", metavar="ID",
+                      help="the wall outlet's catalog id (default nema-5-15; planner catalog list outlet)")
+    init.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+
+
+def _add_diff(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    diff = sub.add_parser(
+        "diff", parents=[common], formatter_class=RAW,
+        help="what changed between two builds: parts, limits, totals, verdicts, findings",
+        description="Check two builds and show what changed from the first to the second: parts added and "
+                    "removed, power limits, totals, the verdict, and the findings that appeared or cleared.\n"
+                    "Exit 0: shown; 2: a file could not be read or is invalid.",
+        epilog=_examples("planner diff build.toml build-285w.toml",
+                         "planner optimize build.toml | planner diff build.toml -",
+                         "planner diff old.toml new.toml --format json"))
+    diff.add_argument("old", type=Path, metavar="A", help="the first build (- for stdin)")
+    diff.add_argument("new", type=Path, metavar="B", help="the second build (- for stdin)")
+    diff.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    diff.add_argument("--region", choices=REGIONS, default=None,
+                      help="region whose standard outlet is assumed when a build names no circuit (default us)")
+    _prices(diff)
+
+
+def _add_completion(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    completion = sub.add_parser(
+        "completion", formatter_class=RAW,
+        help="print a shell completion script (bash, zsh, fish), generated from these parsers",
+        epilog=_examples("planner completion bash > ~/.local/share/bash-completion/completions/planner",
+                         "planner completion zsh > ~/.zfunc/_planner",
+                         "planner completion fish > ~/.config/fish/completions/planner.fish"))
+    completion.add_argument("shell", choices=["bash", "zsh", "fish"], help="the shell: bash, zsh or fish")
 
 
 #: Each command: the function that adds its parser, and "module:function" that runs it (imported only
@@ -349,6 +410,9 @@ COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
     "solve": (_add_solve, "planner.cli.solve_cmd:run_solve"),
     "recommend": (_add_recommend, "planner.cli.recommend_cmd:run_recommend"),
     "tco": (_add_tco, "planner.cli.recommend_cmd:run_tco"),
+    "init": (_add_init, "planner.cli.init_cmd:run_init"),
+    "diff": (_add_diff, "planner.cli.diff_cmd:run_diff"),
+    "completion": (_add_completion, "planner.cli.completion_cmd:run_completion"),
     # the TUI is a face of its own (package tui/): named here, imported only when `planner tui` runs
     "tui": (_add_tui, "tui.cli:run"),
 }
@@ -380,13 +444,21 @@ def main(argv: Sequence[str] | None = None, *, loading: Callable[[], None] | Non
          loaded: Callable[[], None] | None = None) -> int:
     """Run one command; `loading` is called before its code is imported, `loaded` once it is, before it runs."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+    if not argv:  # bare `planner`: a short usage on stderr, not the whole help
+        print(f"usage: planner COMMAND [options]\ncommands: {', '.join(COMMANDS)}\n"
+              "`planner --help` describes them; `planner COMMAND --help` one of them", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    if argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        return _unknown_command(argv[0])
+    parser = build_parser(argv[0] if argv[0] in COMMANDS else None)
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            _unknown_options(parser, args, extra)
     except SystemExit as exit_:  # argparse: --help (0) or a usage error (2)
         return int(exit_.code or 0)
     if args.command is None:
-        parser.print_help()
+        parser.print_usage(sys.stderr)
         return ExitCode.BAD_INPUT
     if args.command == "catalog" and args.catalog_command is None:
         with contextlib.suppress(SystemExit):
@@ -410,6 +482,48 @@ def main(argv: Sequence[str] | None = None, *, loading: Callable[[], None] | Non
         return 130
     except BrokenPipeError:  # `planner … | head`
         return ExitCode.OK
+
+
+def _unknown_command(name: str) -> int:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
+    hint = f"; did you mean `planner {close[0]}`?" if close else f"; the commands are {', '.join(COMMANDS)}"
+    from planner.fmt import printable
+
+    print(f"planner: unknown command {printable(name[:40])!r}{hint}", file=sys.stderr)
+    return ExitCode.BAD_INPUT
+
+
+def subparser_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)parser of the command `args` ran (`planner catalog list` → the `list` parser)."""
+    current = parser
+    for dest in ("command", "catalog_command"):
+        actions = [a for a in current._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, dest, None)
+        if not actions or name is None or name not in actions[0].choices:
+            break
+        current = actions[0].choices[name]
+    return current
+
+
+def _unknown_options(parser: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str]) -> None:
+    """An unknown option or argument: the command's own usage, and the closest option it has."""
+    import difflib
+
+    command = subparser_of(parser, args)
+    options = [o for a in command._actions for o in a.option_strings]
+    # `--json` for `--format json`: an option's value written as an option
+    values = {str(choice): f"{a.option_strings[-1]} {choice}" for a in command._actions
+              if a.option_strings and a.choices for choice in a.choices}
+    hints = []
+    for word in extra:
+        close = []
+        if word.startswith("-"):
+            close = difflib.get_close_matches(word.split("=")[0], options, n=1, cutoff=0.6) or [
+                values[v] for v in difflib.get_close_matches(word.lstrip("-"), list(values), n=1, cutoff=0.7)]
+        hints.append(f"{word[:40]} (did you mean {close[0]}?)" if close else word[:40])
+    command.error(f"unrecognized arguments: {' '.join(hints)}")
 
 
 def entry_point() -> None:

@@ -5,28 +5,39 @@ from __future__ import annotations
 import argparse
 import sys
 
-from planner.cli.common import catalog_from, write_json
+from planner.cli.common import catalog_from, write_json, write_output
 from planner.errors import ExitCode
 
 
 def run_schema(args: argparse.Namespace) -> int:
+    from planner.cli.main import KIND_ALIASES
     from planner.schema import build_schema, part_schema
 
-    schema = part_schema(args.kind) if args.kind else build_schema()
+    kind = KIND_ALIASES.get(args.kind, args.kind) if args.kind else None
+    schema = part_schema(kind) if kind else build_schema()
     write_json(schema)
     return ExitCode.OK
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from planner.api import load_build
-    from planner.export.formats import export
-    from planner.fileio import atomic_write
+    from planner.api import check_build, load_build
+    from planner.checks import Settings
+    from planner.export.formats import FORUM, SCRIPT_FORMATS, export
+    from planner.fmt import printable
 
-    build = load_build(args.file, catalog_from(args), args.region)
-    text = export(build, args.format)
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        atomic_write(args.output, text, force=args.force)
-        print(f"wrote {args.output}", file=sys.stderr)
+    catalog = catalog_from(args)
+    build = load_build(args.file, catalog, args.region)
+    report = check_build(build, catalog, Settings(region=args.region)) if args.format in (*FORUM, *SCRIPT_FORMATS) \
+        else None
+    script = args.format in SCRIPT_FORMATS
+    if script and report is not None and report.verdict == "fail":
+        codes = sorted({f.code for f in report.findings if f.severity == "error"})
+        what = f"{printable(report.file)} FAILS its check ({', '.join(codes)}; see `planner check`)"
+        if not args.force:
+            print(f"planner: {what}: power limits for a build that does not work are not exported; fix it, or "
+                  "use --force to export them anyway", file=sys.stderr)
+            return ExitCode.FAIL
+        print(f"planner: WARNING: {what}; exported anyway (--force)", file=sys.stderr)
+    write_output(args.output, export(build, args.format, report), force=args.force,
+                 executable=args.format == "nvidia-smi")
     return ExitCode.OK

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from planner.cli.common import catalog_from
+from planner.checks.findings import Change
+from planner.cli.common import catalog_from, write_json, write_output
 from planner.errors import ExitCode, InputError
 
 
@@ -13,7 +14,6 @@ def run_optimize(args: argparse.Namespace) -> int:
     from planner.api import load_build
     from planner.buildfile import read_text
     from planner.checks import Settings
-    from planner.fileio import atomic_write
     from planner.optimize import apply_to_toml, optimize
 
     if args.psu_target is not None and not 0.3 <= args.psu_target <= 1.0:
@@ -31,14 +31,31 @@ def run_optimize(args: argparse.Namespace) -> int:
     if plan.remaining:
         print(f"planner: no power limit clears {', '.join(plan.remaining)}; see `planner check {args.file}`",
               file=sys.stderr)
-    text = apply_to_toml(read_text(args.file), plan.changes,
-                         f"planner optimize: {percent_text(plan.cost)}")
-    if args.output is None:
-        sys.stdout.write(text)
+    changes = [*plan.changes, Change(path="name", value=optimised_name(build.name, plan.limits))] if plan.changes \
+        else []
+    text = apply_to_toml(read_text(args.file), changes, f"planner optimize: {percent_text(plan.cost)}")
+    if args.format == "json":
+        if args.output is not None and str(args.output) != "-":
+            write_output(args.output, text, force=args.force)
+        write_json({"file": build.file, "build": build.name, "changed": bool(plan.changes),
+                    "power_limits_w": {f"gpu[{i}]": watts for i, watts in sorted(plan.limits.items())},
+                    "changes": [change._asdict() for change in changes],
+                    "relative_perf": plan.relative_perf, "throughput_cost": plan.cost,
+                    "clears": plan.clears, "remaining": plan.remaining, "description": plan.description,
+                    "build_toml": text})
     else:
-        atomic_write(args.output, text, force=args.force)
-        print(f"wrote {args.output}", file=sys.stderr)
+        write_output(args.output, text, force=args.force)
     return ExitCode.FAIL if plan.remaining else ExitCode.OK
+
+
+def optimised_name(name: str, limits: dict[int, float]) -> str:
+    """The written build's name says its power limits changed: "Quad RTX 3090 (power limits 325 W by planner
+    optimize)"; a name that already says so is updated, not extended."""
+    import re
+
+    base = re.sub(r" \(power limits [^()]* by planner optimize\)$", "", name)
+    shown = " / ".join(f"{watts:g}" for watts in dict.fromkeys(limits[i] for i in sorted(limits)))
+    return f"{base} (power limits {shown} W by planner optimize)"
 
 
 def percent_text(cost: float) -> str:

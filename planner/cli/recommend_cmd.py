@@ -26,14 +26,18 @@ def quantity(kind: str, flag: str) -> Any:
     """An argparse type: a number, or a string with a unit ("$4,000", "40 GB")."""
 
     def parse(text: str) -> float:
+        import re
+
         from planner.units import to_canonical
 
+        # "3k", "$2.5k": thousands of dollars, as people write a budget
+        thousands = re.fullmatch(r"\s*\$?\s*([0-9]*\.?[0-9]+)\s*k\s*", text.lower()) if kind == "price" else None
         try:
-            value = to_canonical(text, kind)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(f"{flag}: {error}") from None
+            value = float(thousands.group(1)) * 1000 if thousands else to_canonical(text, kind)
+        except ValueError as error:  # argparse names the option: "argument --budget: …"
+            raise argparse.ArgumentTypeError(str(error)) from None
         if value < 0:
-            raise argparse.ArgumentTypeError(f"{flag} cannot be negative")
+            raise argparse.ArgumentTypeError(f"cannot be negative, got {text[:40]!r}")
         return value
 
     return parse
@@ -46,9 +50,9 @@ def billions(text: str) -> float:
         value = float(cleaned)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"--params: expected billions of parameters such as 70 or 7.5B, got {text!r}") from None
+            f"expected billions of parameters such as 70 or 7.5B, got {text[:40]!r}") from None
     if not 0 < value <= 5_000:
-        raise argparse.ArgumentTypeError(f"--params: expected a size between 0 and 5,000 billion, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a size between 0 and 5,000 billion, got {text[:40]!r}")
     return value
 
 
@@ -56,14 +60,14 @@ def gibibytes(text: str) -> float:
     """--memory: GiB ("40", "40 GiB"), or decimal GB converted ("42.9 GB" → 40 GiB)."""
     import re
 
-    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(gib|gb|g)?\s*", text.lower())
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(gib|gb|g)?\s*", text.lower())
     if not match:
-        raise argparse.ArgumentTypeError(f"--memory: expected GiB such as 40 or '40 GiB' (or '42.9 GB'), got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected GiB such as 40 or '40 GiB' (or '42.9 GB'), got {text[:40]!r}")
     value = float(match.group(1))
     if match.group(2) == "gb":
         value = value * 1e9 / 2**30
     if not 0 < value <= 100_000:
-        raise argparse.ArgumentTypeError(f"--memory: expected a size between 0 and 100,000 GiB, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a size between 0 and 100,000 GiB, got {text[:40]!r}")
     return value
 
 
@@ -92,6 +96,12 @@ def run_recommend(args: argparse.Namespace) -> int:
         raise InputError(f"--users must be between 1 and 4096, got {args.users}")
     if args.prompt is not None and not 1 <= args.prompt <= 10_000_000:
         raise InputError(f"--prompt must be between 1 and 10,000,000 tokens, got {args.prompt}")
+    if args.batch is not None and not 1 <= args.batch <= 65_536:
+        raise InputError(f"--batch must be between 1 and 65,536, got {args.batch}")
+    if args.context is not None and not 1 <= args.context <= 10_000_000:
+        raise InputError(f"--context must be between 1 and 10,000,000 tokens, got {args.context}")
+    if args.top < 1:
+        raise InputError(f"--top must be at least 1, got {args.top}")
     if args.lora_rank is not None and not 1 <= args.lora_rank <= 4096:
         raise InputError(f"--lora-rank must be between 1 and 4096, got {args.lora_rank}")
     if args.plot is not None and args.plot.suffix.lower() != ".svg":

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from planner.cli.common import write_json
+from planner.cli.common import write_json, write_output
 from planner.errors import ExitCode, InputError
 from planner.fmt import printable, usd
 
@@ -40,23 +40,23 @@ def run_solve(args: argparse.Namespace) -> int:
 
     if args.budget is not None and args.budget <= 0:
         raise InputError(f"--budget must be a positive amount of USD, got {args.budget:g}")
-    if args.output is not None and args.output.exists() and not args.force:
+    to_stdout = args.output is not None and str(args.output) == "-"  # `-o -`: the build on stdout, the report on stderr
+    if to_stdout and args.format == "json":
+        raise InputError("-o - and --format json would both write to stdout; the JSON holds the build as build_toml")
+    if args.output is not None and not to_stdout and args.output.exists() and not args.force:
         raise InputError("exists; use --force to replace it", file=str(args.output))
     catalog = catalog_for_solve(args)
     partial = read_partial(args.file, catalog, args.region)
     settings = Settings(region=partial.region)  # type: ignore[arg-type]
-    label = str(args.output) if args.output is not None else f"{args.file} (completed)"
+    label = str(args.output) if args.output is not None and not to_stdout else f"{args.file} (completed)"
     result = solve(partial, catalog, objective=args.objective, budget=args.budget,
                    allow_power_limits=args.allow_power_limits, settings=settings, label=label)
     if result.status == "solved" and args.output is not None and result.build_toml is not None:
-        from planner.fileio import atomic_write
-
-        atomic_write(args.output, result.build_toml, force=args.force)
-        print(f"wrote {args.output}", file=sys.stderr)
+        write_output(args.output, result.build_toml, force=args.force)
     if args.format == "json":
         write_json(to_json(result))
     else:
-        sys.stdout.write(render(result))
+        (sys.stderr if to_stdout else sys.stdout).write(render(result))
     if result.status != "solved":
         print(f"planner: {printable(str(result.binding))}", file=sys.stderr)
         return ExitCode.FAIL

@@ -6,15 +6,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from planner.export.parts import Row, parts_list
 from planner.fmt import printable
 from planner.prices import dates_text, price_dates
 from planner.resolve import ResolvedBuild
 
-FORMATS = ("md", "csv", "json", "text")
+if TYPE_CHECKING:
+    from planner.report import Report
+
+FORMATS = ("md", "bbcode", "csv", "json", "text")
 _HEADER = ["Part", "Kind", "Id", "Quantity", "Unit price (USD)", "Line total (USD)", "Price date", "Price from"]
 
 
@@ -58,18 +61,104 @@ def safe_cell(value: object) -> str:
     return text
 
 
-def to_markdown(build: ResolvedBuild) -> str:
-    rows = parts_list(build)
-    total, unknown = _total(rows)
-    lines = [f"# {printable(build.name)}", "", "| " + " | ".join(_HEADER) + " |", "|" + "---|" * len(_HEADER)]
+_KIND_LABEL = {"case": "Case", "motherboard": "Motherboard", "cpu": "CPU", "gpu": "Video Card", "riser": "Riser",
+               "psu": "Power Supply"}
+
+
+def _dollars(value: float) -> str:
+    return f"${value:,.2f}"
+
+
+def _forum_rows(build: ResolvedBuild, rows: list[Row]) -> list[tuple[str, str, str]]:
+    """(type, item, price) per part in the order PCPartPicker's lists use, with the memory, storage and
+    cooling the build's [extras] name (counts without a part, so without a price)."""
+    out = []
     for r in rows:
-        cells = [r.name, r.kind, f"`{r.part_id}`", str(r.quantity), _money(r.unit_price), _money(r.line_total),
-                 r.price_date or "", r.price_from or ""]
-        lines.append("| " + " | ".join(printable(c).replace("|", "\\|") for c in cells) + " |")
-    lines.append(f"| **Total** | | | | | **{total:.2f}** | | |")
-    lines += ["", *_notes(rows)] if _notes(rows) else []
+        item = printable(r.name) + (f" ×{r.quantity}" if r.quantity > 1 else "")
+        if r.unit_price is None:
+            price = "no price"
+        elif r.quantity > 1:
+            price = f"{_dollars(r.line_total or 0.0)} ({_dollars(r.unit_price)} each)"
+        else:
+            price = _dollars(r.unit_price)
+        out.append((_KIND_LABEL.get(r.kind, r.kind.title()), item, price + (" *" if r.user_price else "")))
+    extras = build.extras
+    if extras.ram_modules:
+        kind = extras.ram_type.upper().replace("-", " ") if extras.ram_type else "DIMM"
+        out.append(("Memory", f"{extras.ram_modules} × {kind}", "not priced"))
+    if extras.drives:
+        out.append(("Storage", f"{extras.drives} × drive (SSD or HDD)", "not priced"))
+    if extras.fans:
+        out.append(("Case Fan", f"{extras.fans} × case fan", "not priced"))
+    return out
+
+
+def _verdict_lines(report: Report | None) -> list[str]:
+    """The verdict, and each error when the build fails (so nobody orders a parts list that does not work)."""
+    if report is None:
+        return []
+    errors = [f for f in report.findings if f.severity == "error"]
+    warnings = [f for f in report.findings if f.severity == "warning"]
+    head = f"planner check: {report.verdict.upper()}"
+    counts = [f"{len(x)} {word}{'s' if len(x) != 1 else ''}" for x, word in ((errors, "error"), (warnings, "warning"))
+              if x]
+    lines = [head + (f" ({', '.join(counts)})" if counts else "")]
+    if report.verdict == "fail":
+        lines += [f"{f.code}: {printable(f.message)}" for f in errors]
+    return lines
+
+
+def _footer(rows: list[Row]) -> tuple[str, list[str]]:
+    total, unknown = _total(rows)
+    notes = _notes(rows)
     if unknown:
-        lines += ["", f"{unknown} part(s) have no price in the catalog and are not in the total."]
+        notes.append(f"{unknown} part(s) have no price and are not in the total.")
+    if any(r.user_price for r in rows):
+        notes.append("* your price, not the catalog's.")
+    return _dollars(total), notes
+
+
+def _md(text: str) -> str:
+    return printable(text).replace("|", "\\|")
+
+
+def to_markdown(build: ResolvedBuild, report: Report | None = None) -> str:
+    """A parts list in the Markdown table people paste into forums (PCPartPicker's Reddit list is the model):
+    the verdict and its errors first when the build fails, a row per part, prices as $1,599.00, the total
+    and the price dates."""
+    rows = parts_list(build)
+    total, notes = _footer(rows)
+    lines = [f"**{_md(build.name)}**", ""]
+    verdict = _verdict_lines(report)
+    if verdict:
+        lines += [f"> **{_md(verdict[0])}**", *(f"> - {_md(line)}" for line in verdict[1:]), ""]
+    lines += ["Type|Item|Price", ":----|:----|:----"]
+    lines += [f"**{kind}** | {_md(item)} | {price}" for kind, item, price in _forum_rows(build, rows)]
+    lines.append(f" | **Total** | **{total}**")
+    lines += [f" | *{_md(note)}* |" for note in notes]
+    return "\n".join(lines) + "\n"
+
+
+def _bb(text: str) -> str:
+    return printable(text).replace("[", "(").replace("]", ")")  # no tag of the user's can open
+
+
+def to_bbcode(build: ResolvedBuild, report: Report | None = None) -> str:
+    """The same list as BBCode (phpBB, vBulletin and most other forums)."""
+    rows = parts_list(build)
+    total, notes = _footer(rows)
+    lines = [f"[b]{_bb(build.name)}[/b]", ""]
+    verdict = _verdict_lines(report)
+    if verdict:
+        lines.append(f"[b]{_bb(verdict[0])}[/b]")
+        if len(verdict) > 1:
+            lines += ["[list]", *(f"[*]{_bb(line)}" for line in verdict[1:]), "[/list]"]
+        lines.append("")
+    lines += ["[table]", "[tr][th]Type[/th][th]Item[/th][th]Price[/th][/tr]"]
+    lines += [f"[tr][td][b]{kind}[/b][/td][td]{_bb(item)}[/td][td]{price}[/td][/tr]"
+              for kind, item, price in _forum_rows(build, rows)]
+    lines += [f"[tr][td][/td][td][b]Total[/b][/td][td][b]{total}[/b][/td][/tr]", "[/table]"]
+    lines += [f"[i]{_bb(note)}[/i]" for note in notes]
     return "\n".join(lines) + "\n"
 
 
@@ -132,16 +221,21 @@ def to_text(build: ResolvedBuild) -> str:
     return "\n".join(lines) + "\n"
 
 
-RENDERERS = {"md": to_markdown, "csv": to_csv, "json": to_json, "text": to_text}
+RENDERERS: dict[str, Callable[[ResolvedBuild], str]] = {"csv": to_csv, "json": to_json, "text": to_text}
+#: the lists people paste into forums, with the verdict on top when a check report is given
+FORUM = {"md": to_markdown, "bbcode": to_bbcode}
 
 
 #: Power-limit scripts (planner/export/scripts.py), imported only when asked for: they place the GPUs.
 SCRIPT_FORMATS = ("nvidia-smi", "systemd")
 
 
-def export(build: ResolvedBuild, fmt: str) -> str:
+def export(build: ResolvedBuild, fmt: str, report: Report | None = None) -> str:
+    """`build` in format `fmt`; `report` (its check) puts the verdict at the top of a forum list."""
     if fmt in SCRIPT_FORMATS:
         from planner.export.scripts import nvidia_smi_script, systemd_unit
 
         return (nvidia_smi_script if fmt == "nvidia-smi" else systemd_unit)(build)
+    if fmt in FORUM:
+        return FORUM[fmt](build, report)
     return RENDERERS[fmt](build)

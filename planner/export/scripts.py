@@ -35,18 +35,19 @@ def _plain(text: str) -> str:
 
 
 def limits_in_bus_order(build: ResolvedBuild) -> list[Limit]:
-    """Each card's power limit, numbered as nvidia-smi will number it (assumed: slot nearest the CPU first)."""
+    """Each placed card's power limit, numbered as nvidia-smi will number it (assumed: slot nearest the CPU
+    first). A card with no slot in this build has no index that could be trusted and is left out (see
+    `unplaced`)."""
     from planner.placement import place
 
+    if not build.gpus:
+        from planner.errors import InputError
+
+        raise InputError("has no GPUs: there is no power limit to export", file=build.file)
     placement = place(build)
     position = {s.name: s.position for s in build.motherboard.slots}
-
-    def bus_key(gpu: int) -> tuple[int, int]:
-        mount = placement.of(gpu)
-        slot = mount.slot if mount is not None else None
-        return (position.get(slot, 1000) if slot else 1000, gpu)  # unplaced cards last, in build order
-
-    order = sorted(range(len(build.gpus)), key=bus_key)
+    slot_of = {i: mount.slot for i in range(len(build.gpus)) if (mount := placement.of(i)) is not None and mount.slot}
+    order = sorted(slot_of, key=lambda gpu: (position.get(slot_of[gpu], 1000), gpu))
     limits = []
     for index, gpu_index in enumerate(order):
         gpu = build.gpus[gpu_index]
@@ -56,6 +57,14 @@ def limits_in_bus_order(build: ResolvedBuild) -> list[Limit]:
         limits.append(Limit(index, gpu_index, gpu.power_limit,
                             _plain(f"GPU{gpu_index + 1} {gpu.board.name}{where}{stock}")))
     return limits
+
+
+def unplaced(build: ResolvedBuild, limits: list[Limit]) -> list[str]:
+    """The cards the build gives no slot: comment lines saying their limit is not set."""
+    done = {lim.gpu for lim in limits}
+    return [_plain(f"GPU{i + 1} {gpu.board.name} has no slot in this build, so no nvidia-smi index: its power "
+                   f"limit ({gpu.power_limit:g} W) is not set here")
+            for i, gpu in enumerate(build.gpus) if i not in done]
 
 
 def _watts(value: float) -> str:
@@ -74,7 +83,7 @@ def _header(build: ResolvedBuild, comment: str) -> list[str]:
 def nvidia_smi_script(build: ResolvedBuild) -> str:
     """A bash script: persistence mode on, then each GPU's power limit (run it as root)."""
     limits = limits_in_bus_order(build)
-    width = max(len(f"nvidia-smi -i {lim.smi_index} -pl {_watts(lim.watts)}") for lim in limits)
+    width = max((len(f"nvidia-smi -i {lim.smi_index} -pl {_watts(lim.watts)}") for lim in limits), default=0)
     lines = [
         "#!/usr/bin/env bash",
         *_header(build, "#"),
@@ -82,7 +91,8 @@ def nvidia_smi_script(build: ResolvedBuild) -> str:
         "# unit that applies them at every boot.",
         "set -euo pipefail",
         "",
-        f"expected={len(limits)}",
+        *(f"# {line}" for line in unplaced(build, limits)),
+        f"expected={len(build.gpus)}",
         'found=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)',
         'if [ "$found" -ne "$expected" ]; then',
         '    echo "expected $expected GPUs but nvidia-smi lists $found: no power limit changed" >&2',
@@ -106,6 +116,7 @@ def systemd_unit(build: ResolvedBuild) -> str:
         f"#          sudo cp {UNIT_NAME} /etc/systemd/system/",
         f"#          sudo systemctl daemon-reload && sudo systemctl enable --now {UNIT_NAME}",
         *(f"# nvidia-smi index {lim.smi_index}: {lim.label}, {_watts(lim.watts)} W" for lim in limits),
+        *(f"# {line}" for line in unplaced(build, limits)),
         "",
         "[Unit]",
         "Description=GPU power limits for " + _plain(build.name).replace("%", "%%") + " (planner)",  # %: specifiers
@@ -114,6 +125,11 @@ def systemd_unit(build: ResolvedBuild) -> str:
         "[Service]",
         "Type=oneshot",
         "RemainAfterExit=yes",
+        # the script's guard: with another number of GPUs the indices mean other cards, so nothing is set
+        # ($$ is a literal $ to systemd)
+        f"ExecStartPre=/bin/sh -c 'found=$$({NVIDIA_SMI} --query-gpu=index --format=csv,noheader | wc -l); "
+        f"if [ \"$$found\" -ne {len(build.gpus)} ]; then echo \"expected {len(build.gpus)} GPUs but nvidia-smi "
+        f"lists $$found: no power limit changed\" >&2; exit 1; fi'",
         f"ExecStart={NVIDIA_SMI} -pm 1",
         *(f"ExecStart={NVIDIA_SMI} -i {lim.smi_index} -pl {_watts(lim.watts)}" for lim in limits),
         "",

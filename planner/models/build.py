@@ -2,7 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, WithJsonSchema
 
 from planner.models.parts import RamType
 from planner.units import Power, Temperature
@@ -52,13 +52,13 @@ class GpuSpec(_Strict):
     """One kind of GPU in the build, `count` times."""
 
     part: PartRef = Field(description="GPU board id from gpus.toml or an inline board.")
-    count: int = Field(default=1, ge=1, le=MAX_GPUS, description="How many of this card.")
+    count: StrictInt = Field(default=1, ge=1, le=MAX_GPUS, description="How many of this card.")
     power_limit: Power | None = Field(default=None, gt=0, le=2_000,
                                       description="Power limit per card, W; default = the card's tdp.")
     slot: str | list[str] | None = Field(
         default=None, description="Motherboard slot name(s) to use, e.g. PCIE1; one per card.")
     riser: PartRef | None = Field(default=None, description="Riser id for these cards (to a vertical mount).")
-    psu: int | None = Field(default=None, ge=1, le=16, description="Which [[psu]] (1-based) feeds these cards.")
+    psu: StrictInt | None = Field(default=None, ge=1, le=16, description="Which [[psu]] (1-based) feeds these cards.")
     owned: bool = Field(default=False, description="You own these cards already: `planner solve` counts them at no "
                                                    "cost (and `planner recommend --add` keeps them).")
 
@@ -66,12 +66,12 @@ class GpuSpec(_Strict):
 class Extras(_Strict):
     """Smaller loads of the DC budget (SPEC §4.1); defaults are in planner/physics/params.py."""
 
-    ram_modules: int | None = Field(default=None, ge=0, le=64, description="DIMMs installed.")
+    ram_modules: StrictInt | None = Field(default=None, ge=0, le=64, description="DIMMs installed.")
     ram_type: RamType | None = Field(
         default=None, description="Their kind: ddr4 or ddr5 (unbuffered DIMMs, ECC or not), ddr4-rdimm or ddr5-rdimm "
                                   "(registered, LRDIMM included); checked against the motherboard's memory_types.")
-    drives: int | None = Field(default=None, ge=0, le=64, description="SSDs and HDDs.")
-    fans: int | None = Field(default=None, ge=0, le=40, description="Case fans.")
+    drives: StrictInt | None = Field(default=None, ge=0, le=64, description="SSDs and HDDs.")
+    fans: StrictInt | None = Field(default=None, ge=0, le=40, description="Case fans.")
     board: Power | None = Field(default=None, ge=0, le=500, description="Motherboard power, W.")
     other: Power = Field(default=0, ge=0, le=5_000, description="Anything else on the PSUs, W.")
 
@@ -88,7 +88,7 @@ class BuildFile(_Strict):
     cpu: PartRef = Field(description="CPU id or inline CPU.")
     circuit: list[CircuitSpec] = Field(default=[], max_length=16, description="Branch circuits.")
     psu: list[PsuSpec] = Field(min_length=1, max_length=8, description="PSUs.")
-    gpu: list[GpuSpec] = Field(min_length=1, max_length=MAX_GPUS, description="GPUs.")
+    gpu: list[GpuSpec] = Field(default=[], max_length=MAX_GPUS, description="GPUs.")
     extras: Extras = Field(default=Extras(), description="Smaller loads.")
     max_circuits: int = Field(
         default=1, ge=1, le=4,

@@ -33,11 +33,17 @@ def text_chart(candidates: Sequence[Candidate], width: int = 56, height: int = 1
     x_low, x_high = _span(min(xs), max(xs))
     y_low, y_high = _span(min(ys), max(ys))
     grid = [[" "] * width for _ in range(height)]
+    moved = False
     for mark, point in zip(MARKS, points, strict=False):
         column = round((point.memory_gb - x_low) / (x_high - x_low) * (width - 1))
         line = height - 1 - round(((point.perf_per_dollar or 0.0) - y_low) / (y_high - y_low) * (height - 1))
-        if grid[line][column] == " ":  # the better-ranked option keeps a shared cell
-            grid[line][column] = mark
+        # every option in the legend is drawn: the better-ranked one keeps a shared cell, the other takes the
+        # nearest free cell of the same row (same performance per dollar, memory a little off)
+        for offset in sorted(range(-width, width), key=lambda o: (abs(o), -o)):
+            if 0 <= column + offset < width and grid[line][column + offset] == " ":
+                grid[line][column + offset] = mark
+                moved = moved or offset != 0
+                break
     top, bottom = f"{y_high:.3g}", f"{y_low:.3g}"
     pad = max(len(top), len(bottom))
     lines = ["performance per $1,000 (H100 SXM = 1.00) vs GPU memory"]
@@ -47,6 +53,8 @@ def text_chart(candidates: Sequence[Candidate], width: int = 56, height: int = 1
     lines.append(f"{'':>{pad}} +{'-' * width}")
     left, right = f"{x_low:g} GiB", f"{x_high:g} GiB"
     lines.append(f"{'':>{pad}}  {left}{right:>{width - len(left)}}")
+    if moved:
+        lines.append(f"{'':>{pad}}  (options that share a cell are drawn side by side)")
     for mark, point in zip(MARKS, points, strict=False):
         lines.append(f"  {mark} {label(point)}: {point.memory_gb:g} GiB, {point.perf_per_dollar:.3f} per $1,000")
     return "\n".join(lines) + "\n"
@@ -86,17 +94,35 @@ def svg_chart(candidates: Sequence[Candidate], title: str, limit: int = 20) -> s
                ' (all cards)</text>')
     out.append(f'<text transform="translate(16 {top + plot_h / 2:.0f}) rotate(-90)" text-anchor="middle">'
                'performance per $1,000 (H100 SXM = 1.00)</text>')
+    placed: list[tuple[float, float]] = []  # the point labels drawn so far (their x, y)
     for i, point in enumerate(points):
         x, y = x_of(point.memory_gb), y_of(point.perf_per_dollar or 0.0)
         colour = "#d62728" if i == 0 else "#1f77b4"
         text = escape(label(point))
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{colour}"><title>{text}: '
                    f'{point.memory_gb:g} GiB, {point.perf_per_dollar:.3f} per $1,000</title></circle>')
-        out.append(f'<text x="{x + 8:.1f}" y="{y + 4:.1f}" font-size="11">{MARKS[i % len(MARKS)]}</text>')
+        label_x, label_y = label_spot(x + 8, y + 4, placed)
+        out.append(f'<text x="{label_x:.1f}" y="{label_y:.1f}" font-size="11">{MARKS[i % len(MARKS)]}</text>')
         out.append(f'<text x="{left + plot_w + 16}" y="{top + 14 * i + 4}" font-size="11">'
                    f'{MARKS[i % len(MARKS)]}  {text}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+LABEL_W, LABEL_H = 10.0, 12.0  # the box a one-letter label at font size 11 needs, px
+
+
+def label_spot(x: float, y: float, placed: list[tuple[float, float]]) -> tuple[float, float]:
+    """Where a point's letter goes: beside the point, or the nearest spot below, above or further right
+    where it overlaps no letter already drawn (recorded in `placed`)."""
+    for dx, dy in [(0, 0), (0, LABEL_H), (0, -LABEL_H), (LABEL_W, 0), (LABEL_W, LABEL_H), (LABEL_W, -LABEL_H),
+                   *((LABEL_W * k, 0) for k in range(2, 20))]:
+        spot = (x + dx, y + dy)
+        if all(abs(spot[0] - px) >= LABEL_W or abs(spot[1] - py) >= LABEL_H for px, py in placed):
+            placed.append(spot)
+            return spot
+    placed.append((x, y))
+    return x, y
 
 
 def escape(text: str) -> str:

@@ -55,7 +55,7 @@ class Partial(NamedTuple):
 def read_partial(path: Path, catalog: Catalog, region: Region | None = None) -> Partial:
     """Read, validate and resolve a partial build file (InputError, exit 2, on any problem)."""
     text = buildfile.read_text(path)
-    return parse_partial(text, str(path), catalog, region)
+    return parse_partial(text, buildfile.label_of(path), catalog, region)
 
 
 def parse_partial(text: str, label: str, catalog: Catalog, region: Region | None = None) -> Partial:
