@@ -43,8 +43,9 @@ def psu_connectors(ctx: Context) -> list[Finding]:
             message = (f"{name[0].upper()}{name[1:]} {_shortage(ctx, share)}"
                        + (f" (counting {adapters})" if adapters else "") + "; some inputs cannot be connected"
                        + (f" ({guess})" if guess else "") + ".")
-            # an error rests on the unit's published sockets; a shortfall of estimated sockets alone is a warning
-            severity: Severity = "warning" if guess and set(plugs.short) == {SOCKET} else "error"
+            # an error rests on the unit's published plugs and sockets; a shortfall only of estimated counts is a
+            # warning that says so
+            severity: Severity = "warning" if set(plugs.short) <= _estimated_kinds(part, plugs) else "error"
             if plugs.sockets_bind:
                 assert plugs.sockets is not None
                 value, limit, unit = plugs.sockets_used, plugs.sockets, "sockets"
@@ -62,11 +63,23 @@ def psu_connectors(ctx: Context) -> list[Finding]:
     return findings
 
 
+def _estimated_kinds(part: Psu, plugs: PlugUse) -> set[str]:
+    """The short kinds whose counts are estimates (plug counts under `connectors`, sockets under
+    `shared_sockets`)."""
+    kinds = set(plugs.short) - {SOCKET} if "connectors" in part.estimated else set()
+    if SOCKET in plugs.short and "shared_sockets" in part.estimated:
+        kinds.add(SOCKET)
+    return kinds
+
+
 def _sockets_estimated(part: Psu, plugs: PlugUse) -> str:
-    """What a verdict on an estimated socket count must say, or ''."""
-    if SOCKET not in plugs.short or "shared_sockets" not in part.estimated:
-        return ""
-    return f"its {plugs.sockets} shared sockets are an estimate: count them on the unit or in its manual"
+    """What a verdict on estimated plug or socket counts must say, or ''."""
+    said = []
+    if set(plugs.short) - {SOCKET} and "connectors" in part.estimated:
+        said.append("its plug counts are an estimate: count the cables in the box or in its manual")
+    if SOCKET in plugs.short and "shared_sockets" in part.estimated:
+        said.append(f"its {plugs.sockets} shared sockets are an estimate: count them on the unit or in its manual")
+    return "; ".join(said)
 
 
 def _shortage(ctx: Context, share: PsuShare) -> str:
