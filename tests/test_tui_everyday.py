@@ -141,6 +141,8 @@ async def test_x_applies_the_highlighted_findings_fix_and_no_other(tmp_path: Pat
         assert [change.path for change in fix.changes] == ["gpu[0].power_limit"]
         assert str(gpus[0]["power_limit"]) == fix.changes[0].value
         assert app.session.data()["case"] == "fractal-meshify-2-xl"  # slot.placement's fix was not applied
+        [note] = [str(n.message) for n in app._notifications]
+        assert f"\nChanged: gpu[0].power_limit = {fix.changes[0].value}" in note  # a line break, not "\\n"
 
 
 @pytest.mark.asyncio

@@ -134,9 +134,10 @@ class PlannerApp(App[None]):
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
-        """Every notification (the screens' too) as text: they quote part names, fixes and file names."""
-        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout,
-                       markup=False)
+        """Every notification (the screens' too) as text: they quote part names, fixes and file names. Its own
+        line breaks stay line breaks; every other control character is escaped."""
+        super().notify(printable(message, newlines=True), title=printable(title), severity=severity,
+                       timeout=timeout, markup=False)
 
     # -- commands ---------------------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:  # type: ignore[type-arg,unused-ignore]
