@@ -47,7 +47,7 @@ from planner.recommend.rank import (
     recommend,
 )
 from planner.resolve import ResolvedBuild, resolve
-from planner.solve import SolveResult, parse_partial, solve
+from planner.solve import SolveResult, parse_partial, platform_spend, solve
 from planner.solve.partial import Partial
 
 #: Smaller weight formats tried, best quality first, when an LLM fits nowhere at the default format.
@@ -299,17 +299,10 @@ def _complete(option: Candidate, mode: str, catalog: Catalog, workload: str, bas
 
 def given_price(partial: Partial) -> float:
     """The known prices of the parts other than the GPUs that the partial build gives and does not own."""
-    base, spec = partial.base, partial.spec
-    total = 0.0
-    for kind in ("motherboard", "case", "cpu"):
-        part = getattr(base, kind)
-        if partial.given[kind] and not partial.owned[kind] and part.price is not None:
-            total += part.price
-    for gpu in base.gpus:
-        if not spec.gpu[gpu.spec_index].owned and gpu.riser is not None and gpu.riser.price is not None:
+    total = platform_spend(partial)
+    for gpu in partial.base.gpus:
+        if not partial.spec.gpu[gpu.spec_index].owned and gpu.riser is not None and gpu.riser.price is not None:
             total += gpu.riser.price
-    if partial.given["psu"]:
-        total += sum(use.part.price or 0.0 for use in base.psus if not spec.psu[use.index].owned)
     return total
 
 

@@ -21,7 +21,7 @@ from planner.solve.partial import Partial, parse_partial, read_partial
 from planner.solve.search import Outcome, Search
 from planner.solve.space import OBJECTIVES, Objective, ObjectiveName
 
-__all__ = ["OBJECTIVES", "Added", "Partial", "SolveResult", "parse_partial", "read_partial", "solve"]
+__all__ = ["OBJECTIVES", "Added", "Partial", "SolveResult", "parse_partial", "platform_spend", "read_partial", "solve"]
 
 
 class SolveResult(NamedTuple):
@@ -66,23 +66,27 @@ def solve(partial: Partial, catalog: Catalog, *, objective: ObjectiveName = "che
                        outcome.proved and not best.price.unpriced, binding, reasons, runners, _notes(search, outcome))
 
 
-def _fixed_spend(partial: Partial) -> float:
-    """Known prices of the parts the file gives and does not own (what buying the build costs besides the added)."""
+def platform_spend(partial: Partial) -> float:
+    """Known prices of the board, case, CPU and PSUs the file gives and does not own."""
     base, spec = partial.base, partial.spec
     total = 0.0
     for kind in ("motherboard", "case", "cpu"):
         part = getattr(base, kind)
         if partial.given[kind] and not partial.owned[kind] and part.price is not None:
             total += part.price
-    for gpu in base.gpus:
-        if not spec.gpu[gpu.spec_index].owned and gpu.board.price is not None:
+    if partial.given["psu"]:
+        total += sum(use.part.price or 0.0 for use in base.psus if not spec.psu[use.index].owned)
+    return total
+
+
+def _fixed_spend(partial: Partial) -> float:
+    """Known prices of the parts the file gives and does not own (what buying the build costs besides the added)."""
+    total = platform_spend(partial)
+    for gpu in partial.base.gpus:
+        if not partial.spec.gpu[gpu.spec_index].owned and gpu.board.price is not None:
             total += gpu.board.price
         if gpu.riser is not None and gpu.riser.price is not None:
             total += gpu.riser.price
-    if partial.given["psu"]:
-        for use in base.psus:
-            if not spec.psu[use.index].owned and use.part.price is not None:
-                total += use.part.price
     return total
 
 
