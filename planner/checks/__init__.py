@@ -15,7 +15,7 @@ from planner.checks.context import Context, Settings
 from planner.checks.findings import SEVERITY_RANK, Change, Finding, Fix
 from planner.checks.registry import REGISTRY, check
 from planner.errors import InputError
-from planner.placement import Placement
+from planner.placement.mounts import Placement
 from planner.resolve import ResolvedBuild
 
 _CHECK_MODULES = ("case", "case_psu", "cpu", "slots", "lanes", "risers", "power", "psu_connectors", "psu_split",

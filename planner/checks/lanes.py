@@ -22,8 +22,8 @@ from planner.checks.slots import estimated_note
 from planner.fmt import names
 from planner.models.parts import Cpu
 from planner.physics import params
-from planner.placement import GpuMount
 from planner.placement.layout import Layout, SwitchSite, layout_of, need_of, slot_lanes, uplink_gen
+from planner.placement.mounts import GpuMount
 
 USABLE_LANES = 4  # below x4 a GPU is starved: an error, not a warning (SPEC §3 slot.lanes)
 

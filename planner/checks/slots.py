@@ -16,10 +16,10 @@ from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
 from planner.fmt import names
-from planner.placement import GpuMount
 from planner.placement.explain import shortfall
 from planner.placement.from_build import problem_of
 from planner.placement.layout import Layout, layout_of, need_of
+from planner.placement.mounts import GpuMount
 from planner.resolve import GpuInstance
 
 ESTIMATED = "slot positions of this board are estimated; check its manual"

@@ -10,6 +10,8 @@ from typing import Annotated, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.kinds import KIND_FILES as KIND_FILES  # re-exported: the kinds and their files
+from planner.models.base import Part as Part  # re-exported: the base of every part kind
+from planner.models.workloads import WorkloadModel
 from planner.units import (
     Airflow,
     Bandwidth,
@@ -39,42 +41,6 @@ RamType = Literal["ddr4", "ddr5", "ddr4-rdimm", "ddr5-rdimm"]
 #: A CPU generation as boards' CPU support lists name it, e.g. `threadripper-pro-5000wx`, `ryzen-9000`, `xeon-w-2200`.
 CpuGeneration = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
-PositiveInt = Annotated[int, Field(ge=1)]
-PartId = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9.]+)*$")]
-
-
-class Part(BaseModel):
-    """Fields every catalog entry has."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9.]+)*$", description="Catalog id (the TOML table key).")
-    name: str = Field(min_length=1, description="Full product name.")
-    maker: str = Field(min_length=1, description="Manufacturer.")
-    price: Price | None = Field(default=None, ge=0, le=500_000, description="Street price in USD.")
-    price_date: str | None = Field(default=None, description="When the price was seen (YYYY-MM).")
-    price_source: str | None = Field(
-        default=None, min_length=3,
-        description="Where the price comes from (maker's MSRP page, launch news, a review quoting the street price)"
-                    " when `source` does not say.")
-    source: str = Field(min_length=3, description="Where the figures come from.")
-    estimated: list[str] = Field(
-        default=[],
-        description="Fields whose values are estimates rather than published figures.",
-    )
-    notes: str | None = Field(default=None, description="Anything a builder should know.")
-    aliases: list[PartId] = Field(
-        default=[],
-        description="Other ids that resolve to this entry wherever an id is accepted (a shorter or a promised"
-                    " one); unique within the kind and never another entry's id.")
-
-    @model_validator(mode="after")
-    def _aliases_distinct(self) -> Self:
-        if self.id in self.aliases:
-            raise ValueError(f"aliases: {self.id!r} is the entry's own id")
-        if len(set(self.aliases)) != len(self.aliases):
-            raise ValueError("aliases: the same alias is listed twice")
-        return self
 
 
 class Excursions(BaseModel):
@@ -525,9 +491,6 @@ class Outlet(Part):
         """Watts the circuit may carry continuously."""
         return self.voltage * self.breaker_current * self.continuous_factor
 
-
-# Workload models (SPEC §6) subclass Part, so their module is imported once Part exists.
-from planner.models.workloads import WorkloadModel  # noqa: E402
 
 KIND_MODELS: dict[str, type[Part]] = {
     "gpu-chip": GpuChip,

@@ -11,7 +11,7 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from planner.models.parts import Part
+from planner.models.base import Part
 from planner.units import Memory
 
 #: A dense LLM's parameter count derived from its architecture may differ from the published count by

@@ -33,7 +33,7 @@ from typing import Literal, NamedTuple
 
 from planner.models.parts import Case, GpuBoard
 from planner.physics import params
-from planner.placement import Placement
+from planner.placement.mounts import Placement
 from planner.resolve import ResolvedBuild
 
 #: Rise over the card's inlet air at its default board power, °C, by cooler type.

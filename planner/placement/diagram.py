@@ -13,8 +13,8 @@ the GPUs with no mount. Plain text, used by
 
 from __future__ import annotations
 
-from planner.placement import GpuMount, Placement
 from planner.placement.layout import Layout, SlotSite, layout_of, slot_lanes, uplink_gen
+from planner.placement.mounts import GpuMount, Placement
 from planner.resolve import ResolvedBuild
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from planner.placement import GpuMount, Placement
 from planner.placement.explain import why_unplaced
 from planner.placement.layout import covered, layout_of, link_gen, needs_of, slot_lanes
+from planner.placement.mounts import GpuMount, Placement
 from planner.placement.solver import PlacementTooLarge, Problem, Solution, solve
 from planner.resolve import ResolvedBuild
 
