@@ -34,14 +34,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from planner.buildfile import loads  # noqa: E402
+from planner.build.buildfile import loads  # noqa: E402
+from planner.build.resolve import ResolvedBuild, resolve  # noqa: E402
 from planner.catalog import Catalog  # noqa: E402
 from planner.checks import run_checks  # noqa: E402
 from planner.models.parts import ShareRule  # noqa: E402
 from planner.placement.from_build import place_build, problem_of  # noqa: E402
 from planner.placement.layout import CardNeed, Layout, SlotSite  # noqa: E402
 from planner.placement.solver import STATE_BUDGET, Problem, solve, solve_cache_clear  # noqa: E402
-from planner.resolve import ResolvedBuild, resolve  # noqa: E402
 
 FOUR_AND_FOUR = """
 name = "Eight RTX 3090 FE, four in slots and four on risers, open frame"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from planner import buildfile
+from planner.build import buildfile
+from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
 from planner.checks import Context, Settings, run_checks
 from planner.models.build import Region
 from planner.report import Report, make_report
-from planner.resolve import ResolvedBuild, resolve
 
 
 def load_build(path: Path, catalog: Catalog, region: Region | None = None) -> ResolvedBuild:

@@ -18,6 +18,7 @@ Limits are set per `[[gpu]]` table of the build file (all cards of a table share
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks import REGISTRY, Context, Settings
 from planner.checks.findings import Change, Finding
@@ -25,7 +26,6 @@ from planner.checks.power_limit import range_tool
 from planner.fmt import gpu_labels
 from planner.models.parts import GpuBoard
 from planner.physics import params
-from planner.resolve import ResolvedBuild
 
 #: Findings the optimiser clears: what a lower power limit can change.
 FAMILIES = ("psu.", "outlet.", "thermal.")
@@ -255,7 +255,7 @@ def apply_to_toml(text: str, changes: Sequence[Change], note: str) -> str:
     the file did not have gets `note` as its comment."""
     import tomlkit  # only `planner optimize` and saving need it
 
-    from planner.edit import parse_path, set_path
+    from planner.build.edit import parse_path, set_path
 
     document = tomlkit.parse(text)
     for change in changes:

@@ -15,13 +15,13 @@ from tomlkit.toml_document import TOMLDocument
 
 from planner import tomlfile
 from planner.api import check_build
+from planner.build.edit import set_path
+from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks import Change, Settings
-from planner.edit import set_path
 from planner.errors import InputError, PlannerError
 from planner.fileio import atomic_write
 from planner.report import Report
-from planner.resolve import ResolvedBuild
 
 #: What a build needs before it can be checked, in the order a builder usually picks them.
 REQUIRED = ("gpu", "case", "motherboard", "cpu", "psu")
@@ -71,7 +71,7 @@ class BuildSession:
         not chosen yet may be missing); InputError naming file and line when it does not pass them. With
         `validate=False` a file that parses as TOML opens even with an invalid value or key: every check of it
         then reports that error (the TUI shows it, so it can be fixed there)."""
-        from planner.buildfile import read_text
+        from planner.build.buildfile import read_text
 
         text, label = read_text(path), str(path)
         tomlfile.loads(text, label)  # what `planner check` parses; tomlkit alone accepts more than TOML
@@ -106,7 +106,7 @@ class BuildSession:
     def validate(self) -> None:
         """InputError for the build's first problem, as `planner check` words it; parts still missing are not
         a problem here (`missing()` lists them)."""
-        from planner.buildfile import validate_unfinished
+        from planner.build.buildfile import validate_unfinished
 
         data, text, label = self.data(), self.text(), self._label()
         tomlfile.check_values(data, text, label)
@@ -115,8 +115,8 @@ class BuildSession:
     def check(self) -> CheckResult:
         """Validate, resolve and check the build as it is now (what the TUI does on every edit). A bug in
         the planner is the result's problem, not an exception that would end the session."""
-        from planner.buildfile import validate
-        from planner.resolve import resolve
+        from planner.build.buildfile import validate
+        from planner.build.resolve import resolve
 
         missing = self.missing()
         try:

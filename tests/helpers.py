@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from planner.api import check_build
-from planner.buildfile import loads
+from planner.build.buildfile import loads
+from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
 from planner.checks import Settings
 from planner.checks.findings import Finding
 from planner.report import Report
-from planner.resolve import ResolvedBuild, resolve
 
 TEST_CATALOG_DIR = Path(__file__).resolve().parent / "data" / "catalog"
 TEST_CATALOG = Catalog([TEST_CATALOG_DIR])

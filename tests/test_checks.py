@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from planner.build.edit import apply
 from planner.checks import Settings
 from planner.checks.case import takes_board
-from planner.edit import apply
 
 from helpers import BASE, build, findings, gpus, report
 

@@ -9,7 +9,7 @@ import sys
 from conftest import EXAMPLES
 
 CORE_MODULES = [
-    "planner", "planner.api", "planner.catalog", "planner.checks", "planner.report", "planner.resolve",
+    "planner", "planner.api", "planner.catalog", "planner.checks", "planner.report", "planner.build.resolve",
     "planner.export.formats", "planner.schema", "planner.describe", "planner.cli.main", "planner.cli.check_cmd",
     "planner.cli.catalog_cmd", "planner.cli.misc_cmd",
 ]

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from planner.api import check_build
+from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog, builtin_dir
 from planner.checks.findings import Finding
 from planner.errors import InputError
 from planner.placement import place
 from planner.placement.diagram import slot_diagram
 from planner.placement.tree import gpus_under, link, path_to, pcie_tree, render_tree
-from planner.resolve import ResolvedBuild
 
 from helpers import build
 

@@ -124,9 +124,9 @@ def test_the_fixes_of_one_check_share_one_allowance_of_states(monkeypatch: pytes
             'case = { base = "generic-8-gpu-aluminium-mining-frame", expansion_slots = 20 }\n'
             f'[[psu]]\npart = "corsair-hx1200i"\n[motherboard]\nbase = "asrock-rack-romed8-2t"\n'
             f'slots = [\n{slots}\n]\n{cards}')
-    from planner.buildfile import loads
+    from planner.build.buildfile import loads
+    from planner.build.resolve import resolve
     from planner.checks import run_checks
-    from planner.resolve import resolve
 
     catalog = Catalog()
     spec, raw = loads(text, "eight-kinds.toml")

@@ -4,7 +4,7 @@ numbers in the message and fixes that were verified by re-checking."""
 
 from __future__ import annotations
 
-from planner.edit import apply
+from planner.build.edit import apply
 
 from helpers import BASE, build, findings, gpus, report
 

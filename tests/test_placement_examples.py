@@ -11,9 +11,9 @@ import pytest
 import tomlkit
 
 from planner.api import load_build
+from planner.build.edit import apply
 from planner.catalog import Catalog
 from planner.checks import Change
-from planner.edit import apply
 from planner.placement import place
 from planner.placement.diagram import slot_diagram
 from planner.placement.tree import CHIPSET, gpus_under, link, pcie_tree

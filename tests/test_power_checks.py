@@ -3,7 +3,7 @@ fixes that re-checking confirms (SPEC §3)."""
 
 from __future__ import annotations
 
-from planner.edit import apply
+from planner.build.edit import apply
 from planner.models.parts import Psu
 
 from helpers import BASE, TEST_CATALOG, build, findings, gpus, report

@@ -18,7 +18,8 @@ import tomlkit
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from planner.buildfile import loads
+from planner.build.buildfile import loads
+from planner.build.resolve import resolve
 from planner.catalog import Catalog, builtin_dir
 from planner.checks import Context, Settings, run_checks
 from planner.errors import InputError
@@ -26,7 +27,6 @@ from planner.models.parts import GpuBoard
 from planner.physics import params
 from planner.placement.solver import PlacementTooLarge
 from planner.report import Report, make_report, to_json
-from planner.resolve import resolve
 
 EXAMPLES = int(os.environ.get("REPORT_PROPERTY_EXAMPLES", "150"))
 CATALOG = Catalog([builtin_dir()])

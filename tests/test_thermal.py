@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from planner.build.edit import apply
 from planner.checks import Context
 from planner.checks.thermal import sandwich
-from planner.edit import apply
 from planner.physics import params
 from planner.physics.thermal import thermal_model
 from planner.placement import Placement

@@ -1,5 +1,5 @@
 """The performance model against the public tables in tests/data/perf/: residuals per row and per group, the
-held-out split, and (with --fit) the fit of the constants in planner/physics/params.py.
+held-out split, and (with --fit) the fit of the constants in planner/recommend/params.py.
 
     python tools/perf_residuals.py          # the residual tables of docs/performance-model.md
     python tools/perf_residuals.py --fit    # re-fit the decode, engine, prefill and training constants
@@ -21,8 +21,7 @@ from typing import Any, NamedTuple
 from planner.catalog import Catalog
 from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
-from planner.physics import params
-from planner.recommend import decode, perf
+from planner.recommend import decode, params, perf
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "perf"
 REFERENCE_SYSTEM = "H100 80GB SXM5"  # Lambda's own 1 × H100 SXM row: every training ratio's denominator

@@ -123,7 +123,7 @@ class PlannerApp(App[None]):
     def _file_problem(self) -> str | None:
         """An error in a build that still lacks parts (an unknown key, a bad value): the file's own
         validation, leaving out only the complaint that required parts are missing."""
-        from planner.buildfile import validate
+        from planner.build.buildfile import validate
         from planner.errors import InputError
 
         try:

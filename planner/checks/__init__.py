@@ -10,13 +10,13 @@ from __future__ import annotations
 import importlib
 import re
 
+from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks.context import Context, Settings
 from planner.checks.findings import SEVERITY_RANK, Change, Finding, Fix
 from planner.checks.registry import REGISTRY, check
 from planner.errors import InputError
 from planner.placement.mounts import Placement
-from planner.resolve import ResolvedBuild
 
 _CHECK_MODULES = ("case", "case_psu", "cpu", "slots", "lanes", "risers", "power", "psu_connectors", "psu_split",
                   "outlet", "power_limit", "thermal")
@@ -72,9 +72,9 @@ def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes
     limits, PSUs or circuits cannot move a card, so the fit checks' findings and the placement are the
     unchanged build's (`unchanged`, when the caller has them) and only the other checks run again — most
     candidate fixes are such edits."""
-    from planner.buildfile import validate
-    from planner.edit import apply
-    from planner.resolve import resolve
+    from planner.build.buildfile import validate
+    from planner.build.edit import apply
+    from planner.build.resolve import resolve
 
     data = apply(build.raw, changes)
     try:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
+from planner.build.resolve import ResolvedBuild
 from planner.checks.findings import Change, Finding, Fix
 from planner.fmt import names
 from planner.models.build import Region
@@ -17,7 +18,6 @@ from planner.physics.slowdown import BuildPerf, build_performance
 from planner.physics.thermal import Thermal, thermal_model
 from planner.placement import Placement, place
 from planner.placement.solver import SearchAllowance
-from planner.resolve import ResolvedBuild
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog

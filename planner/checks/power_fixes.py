@@ -186,12 +186,12 @@ def _split_works(ctx: Context, changes: list[Change]) -> bool:
     """Whether the changed build's GPUs can be shared out over its PSUs. A fix whose split fails is dropped by
     its re-check anyway (psu.split would be a new error); asking first keeps networkx, which that check
     imports to name the bottleneck, out of checking a one-PSU build."""
-    from planner.buildfile import validate
-    from planner.edit import apply
+    from planner.build.buildfile import validate
+    from planner.build.edit import apply
+    from planner.build.resolve import resolve
     from planner.errors import InputError
     from planner.physics.delivery import power_split
     from planner.physics.power import dc_budget
-    from planner.resolve import resolve
 
     data = apply(ctx.build.raw, changes)
     try:

@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from planner.build.resolve import GpuInstance
 from planner.checks.case import cases_for
 from planner.checks.context import Context
 from planner.checks.findings import Change, Fix
@@ -20,7 +21,6 @@ from planner.models.parts import Case, GpuBoard, GpuChip, Riser
 from planner.placement.from_build import problem_of
 from planner.placement.layout import CARD_SLOT_SIZE, OPEN_AIR_COOLERS, CardNeed, Layout
 from planner.placement.solver import Problem, solve_within
-from planner.resolve import GpuInstance
 
 MAX_FIXES = 2  # suggestions of each sort
 MAX_TRIES = 8  # candidates re-checked as whole builds, at most, for each sort

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from planner.build.resolve import GpuInstance
 from planner.checks import slot_fixes
 from planner.checks.case import cases_for
 from planner.checks.context import Context
@@ -20,7 +21,6 @@ from planner.placement.explain import shortfall
 from planner.placement.from_build import problem_of
 from planner.placement.layout import Layout, layout_of, need_of
 from planner.placement.mounts import GpuMount
-from planner.resolve import GpuInstance
 
 ESTIMATED = "slot positions of this board are estimated; check its manual"
 

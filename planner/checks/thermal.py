@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from planner.build.resolve import ResolvedBuild
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
@@ -13,7 +14,6 @@ from planner.models.parts import Case
 from planner.physics import params
 from planner.physics.slowdown import build_performance
 from planner.physics.thermal import BOTTOM_INTAKE, GpuThermal, Thermal, thermal_model
-from planner.resolve import ResolvedBuild
 
 
 def _celsius(value: float) -> str:

@@ -13,7 +13,7 @@ from planner.fmt import num, printable
 from planner.report import Report
 
 if TYPE_CHECKING:
-    from planner.resolve import ResolvedBuild
+    from planner.build.resolve import ResolvedBuild
 
 
 def run_diff(args: argparse.Namespace) -> int:

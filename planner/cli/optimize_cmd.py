@@ -12,7 +12,7 @@ from planner.errors import ExitCode, InputError
 
 def run_optimize(args: argparse.Namespace) -> int:
     from planner.api import load_build
-    from planner.buildfile import read_text
+    from planner.build.buildfile import read_text
     from planner.checks import Settings
     from planner.optimize import apply_to_toml, optimize
 

@@ -7,11 +7,11 @@ import json
 import sys
 from typing import Any
 
+from planner.build.resolve import ResolvedBuild
 from planner.cli.common import catalog_from, write_json
 from planner.errors import ExitCode
 from planner.fmt import printable
 from planner.placement import Placement
-from planner.resolve import ResolvedBuild
 
 
 def run_place(args: argparse.Namespace) -> int:

@@ -73,7 +73,7 @@ def gibibytes(text: str) -> float:
 
 def run_recommend(args: argparse.Namespace) -> int:
     from planner.cli.common import catalog_from, write_json
-    from planner.physics import params
+    from planner.recommend import params
     from planner.recommend.memory import MemoryRequest
     from planner.recommend.rank import Request, recommend
     from planner.recommend.tco import cloud_vs_buy, hours_from, option_cost
@@ -216,7 +216,7 @@ def _into(args: argparse.Namespace, chosen: Candidate | None, catalog: Catalog) 
 def run_tco(args: argparse.Namespace) -> int:
     from planner.cli.common import catalog_from, write_json
     from planner.cli.render_recommend import tco_lines
-    from planner.physics import params
+    from planner.recommend import params
     from planner.recommend.tco import build_cost, cloud_vs_buy, hours_from
 
     hours = hours_from(args.hours_per_day, args.utilization)

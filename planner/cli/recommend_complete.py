@@ -116,7 +116,7 @@ def _into(args: argparse.Namespace, catalog: Catalog, chosen: Candidate | None, 
           machine: Completed | None) -> tuple[dict[str, Any], str]:
     """Write the chosen option (the completed build with --complete) into --into and check it."""
     from planner.api import check_file
-    from planner.buildfile import read_text
+    from planner.build.buildfile import read_text
     from planner.checks import Settings
     from planner.cli.render_text import render_report
     from planner.fileio import atomic_write

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from typing import Any
 
 from planner.fmt import num, usd
-from planner.physics import params
+from planner.recommend import params
 from planner.recommend.decode import ENGINE_LABELS
 from planner.recommend.memory import MemoryNeed
 from planner.recommend.plot import label

@@ -4,8 +4,8 @@ each price comes from and when it was seen."""
 
 from typing import NamedTuple
 
+from planner.build.resolve import ResolvedBuild
 from planner.models.parts import Part
-from planner.resolve import ResolvedBuild
 
 
 class Row(NamedTuple):

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from planner.build.resolve import ResolvedBuild
 from planner.fmt import UNSAFE_CHARS
-from planner.resolve import ResolvedBuild
 
 NVIDIA_SMI = "/usr/bin/nvidia-smi"  # where the driver packages install it; systemd wants an absolute path
 UNIT_NAME = "gpu-power-limits.service"

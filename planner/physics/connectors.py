@@ -19,9 +19,9 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from planner.build.resolve import GpuInstance
 from planner.models.parts import Psu, SocketUse
 from planner.physics import params
-from planner.resolve import GpuInstance
 
 PCIE, HPWR, EPS = "pcie-8pin", "12vhpwr", "eps-8pin"
 SOCKET = "socket"  # PlugUse.short's key for the shared modular sockets

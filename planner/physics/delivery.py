@@ -19,12 +19,12 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from planner.build.resolve import ResolvedBuild
 from planner.physics import params
 from planner.physics.connectors import PlugNeed, PlugUse, allocate_plugs, cpu_eps_plugs, gpu_plug_need
 from planner.physics.power import DcBudget, psu_rating
 from planner.physics.transients import gpu_peak
 from planner.physics.wall import CircuitDraw, PsuOnCircuit, circuit_draws
-from planner.resolve import ResolvedBuild
 
 BOARD_PSU = 0  # the first [[psu]] feeds the motherboard
 

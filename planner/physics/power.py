@@ -6,9 +6,9 @@ transient peaks in transients.py."""
 
 from typing import NamedTuple
 
+from planner.build.resolve import ResolvedBuild
 from planner.models.parts import Psu
 from planner.physics import params
-from planner.resolve import ResolvedBuild
 
 LOW_LINE_VOLTS = params.LOW_LINE_VOLTAGE.value  # below: a "115 V class" circuit; derating PSUs give wattage_115v
 

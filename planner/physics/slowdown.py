@@ -26,10 +26,10 @@ import bisect
 from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
+from planner.build.resolve import ResolvedBuild
 from planner.models.build import Workload
 from planner.models.parts import GpuBoard, GpuChip, PerfCurve
 from planner.physics import params
-from planner.resolve import ResolvedBuild
 
 WorkloadKind = Literal["compute-bound", "memory-bound"]
 

@@ -31,10 +31,10 @@ from functools import lru_cache
 from graphlib import TopologicalSorter
 from typing import Literal, NamedTuple
 
+from planner.build.resolve import ResolvedBuild
 from planner.models.parts import Case, GpuBoard
 from planner.physics import params
 from planner.placement.mounts import Placement
-from planner.resolve import ResolvedBuild
 
 #: Rise over the card's inlet air at its default board power, °C, by cooler type.
 COOLER_RISE: dict[str, params.Param] = {

@@ -13,10 +13,10 @@ check compares the windows from 1 ms up; bulk capacitors ride the shorter spikes
 
 from typing import NamedTuple
 
+from planner.build.resolve import GpuInstance
 from planner.fmt import percent, watts
 from planner.models.parts import Excursions, Psu
 from planner.physics import params
-from planner.resolve import GpuInstance
 
 WINDOWS = params.EXCURSION_WINDOWS
 

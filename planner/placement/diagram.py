@@ -13,9 +13,9 @@ the GPUs with no mount. Plain text, used by
 
 from __future__ import annotations
 
+from planner.build.resolve import ResolvedBuild
 from planner.placement.layout import Layout, SlotSite, layout_of, slot_lanes, uplink_gen
 from planner.placement.mounts import GpuMount, Placement
-from planner.resolve import ResolvedBuild
 
 
 def slot_diagram(build: ResolvedBuild, placement: Placement) -> str:

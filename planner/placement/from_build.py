@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from planner.build.resolve import ResolvedBuild
 from planner.placement.explain import why_unplaced
 from planner.placement.layout import covered, layout_of, link_gen, needs_of, slot_lanes
 from planner.placement.mounts import GpuMount, Placement
 from planner.placement.solver import PlacementTooLarge, Problem, Solution, solve
-from planner.resolve import ResolvedBuild
 
 MOUNT_PREFIX = "vertical-"
 

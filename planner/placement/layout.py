@@ -13,8 +13,8 @@ import math
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from planner.build.resolve import GpuInstance, ResolvedBuild
 from planner.models.parts import ShareRule
-from planner.resolve import GpuInstance, ResolvedBuild
 
 #: Coolers that breathe through fans on their face: they want free space below them (SPEC §4.6).
 OPEN_AIR_COOLERS = frozenset({"open-air", "flow-through"})

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from planner.build.resolve import ResolvedBuild
 from planner.physics import params
 from planner.placement.layout import Layout, layout_of, slot_lanes, uplink_gen
 from planner.placement.mounts import Placement
-from planner.resolve import ResolvedBuild
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -22,14 +22,14 @@ from typing import NamedTuple
 
 import tomlkit
 
-from planner import buildfile
+from planner.build import buildfile
+from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
 from planner.checks import Settings
 from planner.errors import InputError
 from planner.fmt import num, usd
 from planner.models.parts import GpuBoard, GpuChip
-from planner.physics import params
-from planner.recommend import decode, perf
+from planner.recommend import decode, params, perf
 from planner.recommend.fit import BuildFit
 from planner.recommend.memory import estimate
 from planner.recommend.plot import label
@@ -46,7 +46,6 @@ from planner.recommend.rank import (
     _Scorer,
     recommend,
 )
-from planner.resolve import ResolvedBuild, resolve
 from planner.solve import SolveResult, parse_partial, platform_spend, solve
 from planner.solve.partial import Partial
 

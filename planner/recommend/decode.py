@@ -26,8 +26,7 @@ from typing import Literal, NamedTuple
 from planner.checks.lanes import lane_bandwidth
 from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
-from planner.physics import params
-from planner.recommend import formats
+from planner.recommend import formats, params
 from planner.recommend.memory import kv_cache_bytes
 
 Engine = Literal["llama.cpp", "vllm", "exllama", "tensorrt-llm", "mlc"]
@@ -47,7 +46,7 @@ class EngineParams(NamedTuple):
 
 
 def engine_params(engine: str) -> EngineParams:
-    """An engine's fitted figures (planner/physics/params.py ENGINES); KeyError when unknown."""
+    """An engine's fitted figures (planner/recommend/params.py ENGINES); KeyError when unknown."""
     gddr, hbm, overhead, tp = params.ENGINES.values[engine]
     assert gddr is not None and hbm is not None and overhead is not None
     return EngineParams(gddr, hbm, overhead, bool(tp))

@@ -11,14 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from planner import buildfile
+from planner.build import buildfile
+from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
 from planner.checks import Settings, run_checks
 from planner.checks.findings import Finding
 from planner.errors import InputError
 from planner.models.build import Region
 from planner.models.parts import GpuBoard
-from planner.resolve import ResolvedBuild, resolve
 
 #: Check codes (SPEC §3) whose errors do not depend on the GPUs.
 GPU_INDEPENDENT_CODES = frozenset({"case.form-factor", "case.psu", "outlet.inlet"})

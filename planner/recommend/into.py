@@ -12,7 +12,7 @@ from typing import Any
 
 import tomlkit
 
-from planner.buildfile import read_text
+from planner.build.buildfile import read_text
 from planner.errors import InputError
 from planner.fileio import atomic_write
 from planner.models.build import Workload

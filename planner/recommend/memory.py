@@ -25,7 +25,7 @@ Usable memory of a card = capacity − CUDA/ROCm context (0.4 GiB) − a display
 fragmentation margin (2 % of the card). Several GPUs: weights, KV cache and training states are split
 evenly over the cards; activations are needed on every card. With no model, parameter count or memory
 given, Dettmers' minimums apply per card: 24 GiB for transformers, 12 GiB for image generation.
-Parameters: planner/physics/params.py (GPU recommendation).
+Parameters: planner/recommend/params.py.
 """
 
 from __future__ import annotations
@@ -38,8 +38,7 @@ from typing import Literal, NamedTuple
 from planner.errors import InputError
 from planner.models.build import Workload
 from planner.models.workloads import WorkloadModel
-from planner.physics import params
-from planner.recommend import formats
+from planner.recommend import formats, params
 
 #: Old precision names; any name of planner/recommend/formats.py is accepted too.
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]

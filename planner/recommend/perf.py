@@ -21,7 +21,7 @@ Training, per sample, for a kind of network (transformer or CNN), fitted to Lamb
 n cards train data-parallel at n × s^log2(n), s fitted over PCIe and over NVLink. AMD cards get 0.76 of
 every figure (their ROCm and Vulkan kernels reach less of the hardware than CUDA's).
 
-Every parameter is in planner/physics/params.py (GPU recommendation); the fit, its held-out split and the
+Every parameter is in planner/recommend/params.py; the fit, its held-out split and the
 residual tables are tools/perf_residuals.py and docs/performance-model.md.
 """
 
@@ -32,8 +32,7 @@ from typing import Literal
 
 from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
-from planner.physics import params
-from planner.recommend import formats
+from planner.recommend import formats, params
 from planner.recommend.decode import (
     AMD_ARCHITECTURES,
     decode,

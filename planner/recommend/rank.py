@@ -29,8 +29,7 @@ from planner.fmt import num, usd
 from planner.models.build import Workload
 from planner.models.parts import GpuBoard, GpuChip
 from planner.models.workloads import WorkloadModel
-from planner.physics import params
-from planner.recommend import decode, perf
+from planner.recommend import decode, params, perf
 from planner.recommend.memory import MemoryNeed, MemoryRequest, default_shape, estimate
 
 if TYPE_CHECKING:

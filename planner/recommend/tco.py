@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, NamedTuple
 from planner.catalog import Catalog
 from planner.errors import InputError
 from planner.models.parts import GpuBoard, GpuChip
-from planner.physics import params
+from planner.physics.params import WALL_EFFICIENCY
+from planner.recommend import params
 
 if TYPE_CHECKING:
+    from planner.build.resolve import ResolvedBuild
     from planner.recommend.fit import BuildFit
     from planner.recommend.rank import Candidate
-    from planner.resolve import ResolvedBuild
 
 DAYS_PER_YEAR = 365.0
 DAYS_PER_MONTH = 365.25 / 12
@@ -134,7 +135,7 @@ def option_cost(candidate: Candidate, catalog: Catalog, fit: BuildFit | None = N
     else:
         tdp = catalog.typed("gpu-chip", candidate.chip, GpuChip).tdp
     dc = candidate.count * tdp + params.BASE_SYSTEM_POWER.value
-    efficiency = params.WALL_EFFICIENCY.value
+    efficiency = WALL_EFFICIENCY.value
     price = (candidate.price_usd or 0.0) + params.BASE_DESKTOP_PRICE.value
     missing = [] if candidate.price_usd is not None else [candidate.board or candidate.chip]
     desktop = params.BASE_DESKTOP_PRICE.value
@@ -154,6 +155,6 @@ def _cost_of(build: ResolvedBuild, catalog: Catalog) -> BuildCost:
     if walls and len(walls) == len(summary.circuits):
         power, how = sum(walls), "the build's wall draw at full load"
     else:
-        efficiency = params.WALL_EFFICIENCY.value
+        efficiency = WALL_EFFICIENCY.value
         power, how = summary.dc_load_w / efficiency, f"DC load {summary.dc_load_w:,.0f} W ÷ {efficiency:.0%} efficiency"
     return BuildCost(summary.price_usd, power, summary.price_missing, how)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from planner import buildfile
+from planner.build import buildfile
+from planner.build.resolve import resolve
 from planner.catalog import Catalog
 from planner.checks import Settings
 from planner.report import Report
-from planner.resolve import resolve
 from planner.solve.complete import to_toml
 from planner.solve.explain import Added, added_parts, explain, infeasible_sentence
 from planner.solve.partial import Partial, parse_partial, read_partial

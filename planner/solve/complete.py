@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from planner.build.resolve import DEFAULT_OUTLETS
 from planner.models.parts import Case, Cpu, Motherboard, Psu, Riser
-from planner.resolve import DEFAULT_OUTLETS
 from planner.solve.partial import Partial
 
-DEFAULT_CIRCUIT = "wall"  # the name planner.resolve gives the region's assumed circuit
+DEFAULT_CIRCUIT = "wall"  # the name planner.build.resolve gives the region's assumed circuit
 
 
 class RiserPlan(NamedTuple):

@@ -13,12 +13,12 @@ from typing import Any, NamedTuple
 
 from pydantic import Field
 
-from planner import buildfile
+from planner.build import buildfile
+from planner.build.resolve import DEFAULT_OUTLETS, DEFAULT_REGION, ResolvedBuild, is_owned, resolve
 from planner.catalog import Catalog
 from planner.errors import InputError
 from planner.models.build import BuildFile, PartRef, PsuSpec, Region
 from planner.models.parts import Case, Cpu, Motherboard, Psu
-from planner.resolve import DEFAULT_OUTLETS, DEFAULT_REGION, ResolvedBuild, is_owned, resolve
 
 
 class PartialBuild(BuildFile):

@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
-from planner import buildfile
+from planner.build import buildfile
+from planner.build.resolve import DEFAULT_OUTLETS, CircuitUse, GpuInstance, PsuUse, ResolvedBuild, resolve
 from planner.catalog import Catalog
 from planner.checks import REGISTRY, Context, Settings, run_checks
 from planner.checks.cpu import same_socket
@@ -25,7 +26,6 @@ from planner.errors import InputError
 from planner.models.build import Region
 from planner.models.parts import Case, Cpu, Motherboard, Outlet, Psu, Riser
 from planner.physics.power import dc_budget, rated_watts, runs_on
-from planner.resolve import DEFAULT_OUTLETS, CircuitUse, GpuInstance, PsuUse, ResolvedBuild, resolve
 from planner.solve.complete import Completion, RiserPlan, completed_raw
 from planner.solve.partial import Partial
 from planner.solve.reads import checks_at

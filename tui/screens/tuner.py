@@ -9,8 +9,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from planner.build.resolve import ResolvedBuild
 from planner.fmt import watts
-from planner.resolve import ResolvedBuild
 from planner.session import BuildSession
 from tui.text import plain
 from tui.widgets.curve import plot_curve

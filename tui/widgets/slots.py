@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from planner.resolve import ResolvedBuild
+from planner.build.resolve import ResolvedBuild
 from tui.text import plain
 
 
