@@ -7,7 +7,8 @@ from pathlib import Path
 from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.checks import Context, Settings, run_checks
+from planner.checks.context import Context, Settings
+from planner.checks.runner import run_checks
 from planner.models.build import Region
 from planner.report import Report, make_report
 

@@ -18,7 +18,8 @@ from planner.api import check_build
 from planner.build.edit import set_path
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
-from planner.checks import Change, Settings
+from planner.checks.context import Settings
+from planner.checks.findings import Change
 from planner.errors import InputError, PlannerError
 from planner.fileio import atomic_write
 from planner.report import Report

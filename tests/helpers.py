@@ -8,7 +8,7 @@ from planner.api import check_build
 from planner.build.buildfile import loads
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.checks import Settings
+from planner.checks.context import Settings
 from planner.checks.findings import Finding
 from planner.report import Report
 

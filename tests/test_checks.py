@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 
 from planner.build.edit import apply
-from planner.checks import Settings
 from planner.checks.case import takes_board
+from planner.checks.context import Settings
 
 from helpers import BASE, build, findings, gpus, report
 
 
 def test_registry_holds_the_first_checks() -> None:
-    from planner.checks import REGISTRY
+    from planner.checks.registry import registered
 
     assert {"case.form-factor", "case.gpu-length", "case.gpu-height", "psu.headroom",
-            "power-limit.range"} <= set(REGISTRY)
+            "power-limit.range"} <= set(registered())
 
 
 # -- case.form-factor ------------------------------------------------------------------------------------
@@ -206,7 +206,7 @@ def test_rechecking_only_the_checks_a_power_edit_can_change_gives_the_same_repor
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Fixes verified with the fit checks skipped (for power-limit, PSU and circuit edits) and the informing
     checks skipped (always) are exactly those a full re-check verifies, on every example build."""
-    import planner.checks as checks
+    import planner.checks.runner as runner
     from planner.api import check_file
     from planner.catalog import Catalog
 
@@ -214,8 +214,8 @@ def test_rechecking_only_the_checks_a_power_edit_can_change_gives_the_same_repor
 
     files = sorted(EXAMPLES.glob("*.toml"))
     quick = [check_file(f, Catalog()) for f in files]
-    monkeypatch.setattr(checks, "_POWER_EDIT", __import__("re").compile(r"^$"))  # never skip
-    monkeypatch.setattr(checks, "INFORMING", ())
+    monkeypatch.setattr(runner, "power_edit", lambda changes: False)  # never skip
+    monkeypatch.setattr(runner, "informing", frozenset)
     full = [check_file(f, Catalog()) for f in files]
     assert quick == full
 
@@ -224,12 +224,12 @@ def test_a_check_declared_informing_only_ever_reports_info() -> None:
     # fix re-checks skip such checks: they weigh only errors and warnings
     from planner.api import check_file
     from planner.catalog import Catalog
-    from planner.checks import INFORMING
+    from planner.checks.registry import informing
 
     from conftest import EXAMPLES
 
-    assert INFORMING == ("power-limit.cost",)
+    assert informing() == {"power-limit.cost"}
     for path in sorted(EXAMPLES.glob("*.toml")):
         report = check_file(path, Catalog())
-        assert all(f.severity == "info" for f in report.findings if f.code in INFORMING), path.name
+        assert all(f.severity == "info" for f in report.findings if f.code in informing()), path.name
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from planner.catalog import Catalog, builtin_dir, parse_part
-from planner.checks import run_checks
 from planner.checks.cpu import same_socket
 from planner.checks.findings import Finding
+from planner.checks.runner import run_checks
 from planner.errors import CatalogError
 
 from conftest import example

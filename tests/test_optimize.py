@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from planner.checks.findings import Change
-from planner.optimize import FAMILIES, apply_to_toml, optimize
+from planner.checks.optimize import apply_to_toml, optimize, power_limit_codes
 
 from conftest import EXAMPLES, example, run_cli
 from helpers import BASE, TEST_CATALOG, build, gpus, report
@@ -40,9 +40,9 @@ def test_every_fix_the_optimiser_proposes_passes_check_when_applied(path: Path, 
     proposed = [fix for f in before["findings"] for fix in f["fixes"] if OPTIMISER_FIX.match(fix["description"])]
     for fix in proposed:
         after = _report(_apply(path, fix["changes"], tmp_path / path.name))
-        assert not {c for c in _errors(after) if c.startswith(FAMILIES)}, fix["description"]
+        assert not {c for c in _errors(after) if c in power_limit_codes()}, fix["description"]
         assert _errors(after) <= _errors(before)  # nothing new breaks
-        if all(c.startswith(FAMILIES) for c in _errors(before)):
+        if all(c in power_limit_codes() for c in _errors(before)):
             assert after["verdict"] != "fail"  # only power/outlet/thermal errors: the fix makes it pass
 
 
@@ -91,7 +91,7 @@ def test_the_optimised_limit_is_the_highest_that_clears_the_errors(name: str, tm
     [limit] = plan.limits.values()
     one_step_up = _report(_apply(example(name), [{"path": "gpu[0].power_limit", "value": f"{limit + 5:g} W"}],
                                  tmp_path / name))
-    assert {c for c in _errors(one_step_up) if c.startswith(FAMILIES)}  # 5 W more and it fails again
+    assert {c for c in _errors(one_step_up) if c in power_limit_codes()}  # 5 W more and it fails again
 
 
 def test_with_two_kinds_of_card_each_is_raised_as_far_as_it_goes() -> None:
@@ -106,17 +106,26 @@ def test_with_two_kinds_of_card_each_is_raised_as_far_as_it_goes() -> None:
 
 def _power_errors(text: str, limits: dict[int, float]) -> set[str]:
     changed = apply_to_toml(text, [Change(f"gpu[{g}].power_limit", f"{w:g} W") for g, w in limits.items()], "")
-    return {f.code for f in report(changed).findings if f.severity == "error" and f.code.startswith(FAMILIES)}
+    return {f.code for f in report(changed).findings if f.severity == "error" and f.code in power_limit_codes()}
 
 
 def test_what_no_power_limit_clears_is_reported_as_remaining(tmp_path: Path) -> None:
+    few = BASE.replace('part = "corsair-ax1600i"',
+                       'part = { base = "corsair-ax1600i", connectors = { "pcie-8pin" = 3, "eps-8pin" = 2 } }')
+    text = few + gpus("nvidia-rtx-3090-fe", 2, 'power_limit = "300 W"')  # 4 plugs wanted at any limit
+    plan = optimize(build(text), TEST_CATALOG)
+    assert "psu.connectors" in plan.remaining
+    path = tmp_path / "few-plugs.toml"
+    path.write_text(text)
+    result = run_cli("optimize", path, "--catalog", Path(__file__).parent / "data" / "catalog")
+    assert result.code == 1 and "no power limit clears psu.connectors" in result.err
+
+
+def test_a_problem_of_a_check_that_reads_no_power_limit_is_not_the_optimisers() -> None:
     passive = BASE + '[[gpu]]\npart = { base = "gigabyte-rtx-3090-turbo", cooler = "passive", name = "Passive" }\n'
     plan = optimize(build(passive), TEST_CATALOG)
-    assert "thermal.passive" in plan.remaining and not plan.changes
-    path = tmp_path / "passive.toml"
-    path.write_text(passive)
-    result = run_cli("optimize", path, "--catalog", Path(__file__).parent / "data" / "catalog")
-    assert result.code == 1 and "no power limit clears thermal.passive" in result.err
+    assert "thermal.passive" not in power_limit_codes()
+    assert not plan.remaining and not plan.clears and not plan.changes
 
 
 # -- planner optimize: the file it writes ----------------------------------------------------------------
@@ -160,7 +169,7 @@ def test_optimize_strict_clears_the_warnings_too(tmp_path: Path) -> None:
     out = tmp_path / "strict.toml"
     assert run_cli("optimize", example("fail-dettmers-quad-3090-us-15a.toml"), "--strict", "-o", out).code == 0
     report = _report(out)
-    assert not [f for f in report["findings"] if f["code"].startswith(FAMILIES) and f["severity"] != "info"]
+    assert not [f for f in report["findings"] if f["code"] in power_limit_codes() and f["severity"] != "info"]
 
 
 def test_a_build_the_optimiser_cannot_improve_is_printed_unchanged() -> None:
@@ -172,13 +181,15 @@ def test_a_build_the_optimiser_cannot_improve_is_printed_unchanged() -> None:
 def test_any_check_can_offer_the_optimisers_limits_on_its_own_finding() -> None:
     from planner.api import load_build
     from planner.catalog import Catalog
-    from planner.checks import Context, Settings, _recheck, run_checks
+    from planner.checks.context import Context, Settings
+    from planner.checks.power_limit import power_limit_fix
+    from planner.checks.runner import _recheck, run_checks
 
     catalog, settings = Catalog(), Settings()
     resolved = load_build(example("fail-dettmers-quad-3090-us-15a.toml"), catalog)
     errors = {f.code for f in run_checks(resolved, catalog, propose_fixes=False) if f.severity == "error"}
     ctx = Context(resolved, catalog, settings, errors_before=errors,
                   recheck=lambda changes: _recheck(resolved, catalog, settings, changes))
-    fix = ctx.power_limit_fix("outlet.continuous")
+    fix = power_limit_fix(ctx, "outlet.continuous")
     assert fix is not None and fix.verified and "clears" in fix.description, fix
-    assert ctx.power_limit_fix("case.gpu-height") is None  # not a problem a power limit clears
+    assert power_limit_fix(ctx, "case.gpu-height") is None  # not a problem a power limit clears

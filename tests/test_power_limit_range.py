@@ -8,8 +8,8 @@ import pytest
 from planner.api import check_build
 from planner.catalog import Catalog
 from planner.checks.findings import Finding
+from planner.checks.limits import candidates, describe
 from planner.models.parts import GpuBoard
-from planner.optimize import candidates, describe
 
 from helpers import BASE, TEST_CATALOG, build, findings, gpus
 

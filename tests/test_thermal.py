@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from planner.build.edit import apply
-from planner.checks import Context
+from planner.checks.context import Context
 from planner.checks.thermal import sandwich
 from planner.physics import params
 from planner.physics.thermal import thermal_model

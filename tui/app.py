@@ -254,7 +254,7 @@ class PlannerApp(App[None]):
         self.push_screen(Tuner(self.session, index), lambda _kept: self.recheck())
 
     def action_optimise(self) -> None:
-        from planner.optimize import optimize
+        from planner.checks.optimize import optimize
 
         if self.result is None or self.result.build is None:
             self.notify("Complete the build first.", severity="warning")

@@ -1,35 +1,27 @@
-"""Case fit: motherboard form factor, card length and card height (SPEC §3 `case.*`)."""
+"""The case (SPEC §3 `case.*`): the motherboard's form factor, each card's length and height, the cards' coolers
+against the case's expansion slots, and the PSUs in their mounts.
+
+PSUs: a case holds its PSUs in mounts (`Case.mounts()`: its `psu_mounts`, else `psu_bays` ATX mounts of
+`max_psu_length`). An ATX mount also takes SFX and SFX-L units on an adapter plate; CRPS and server bays take
+only their own modules. The build's PSUs are matched to the mounts (a small bipartite matching): first on
+form factor alone (`case.psu-bays`), then with lengths where both are published (`case.psu`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
-from planner.checks.context import Context
+from planner.checks import slot_fixes
+from planner.checks.case_fit import cases_for, takes_board
+from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Change, Finding, Fix, estimated
+from planner.checks.links import estimated_note, placed_mounts, span
+from planner.checks.power_fixes import replacement_psus
 from planner.checks.registry import check
-from planner.fmt import mm, price_text
-from planner.models.parts import Case, GpuBoard
+from planner.fmt import mm, names, price_text
+from planner.models.parts import MOUNT_TAKES, Case, GpuBoard, Psu, PsuMount
 from planner.physics import params
-
-#: Board sizes of the ATX family that share mounting holes, smallest first; a case that takes a size
-#: also takes every smaller one. E-ATX and EEB (12" × 13") are the same size for this purpose; CEB is
-#: 12" × 10.5". XL-ATX is wider rather than longer, so it only implies ATX and smaller.
-_ATX_FAMILY = {"mini-itx": 0, "micro-atx": 1, "atx": 2, "ceb": 3, "e-atx": 4, "eeb": 4, "xl-atx": 2}
-#: Names that mean the same board size.
-_SAME_SIZE = {"ssi-eeb": "eeb", "ssi-ceb": "ceb"}
-
-
-def takes_board(case: Case, form_factor: str) -> bool:
-    """Does the case mount a board of this form factor? A case listing a larger ATX-family size also
-    takes the smaller ones (an EEB case takes CEB, ATX, micro-ATX and mini-ITX boards)."""
-    wanted = _SAME_SIZE.get(form_factor, form_factor)
-    listed = {_SAME_SIZE.get(f, f) for f in case.form_factors}
-    if wanted in listed:
-        return True
-    if wanted == "xl-atx":
-        return False
-    rank = _ATX_FAMILY[wanted]
-    return any(_ATX_FAMILY[f] >= rank for f in listed)
+from planner.placement.layout import layout_of
 
 
 def _distinct_boards(ctx: Context) -> Iterator[tuple[GpuBoard, list[str]]]:
@@ -37,17 +29,6 @@ def _distinct_boards(ctx: Context) -> Iterator[tuple[GpuBoard, list[str]]]:
     for gpu in ctx.build.gpus:
         seen.setdefault(gpu.board.id, (gpu.board, []))[1].append(f"GPU{gpu.index + 1}")
     yield from seen.values()
-
-
-def cases_for(ctx: Context) -> list[Case]:
-    """Curated catalog cases, other than the build's, that take its board and its longest card (with
-    spare length), cheapest first."""
-    build = ctx.build
-    longest = max(g.board.length for g in build.gpus)
-    cases = [c for c in ctx.catalog.all("case", curated=True)
-             if isinstance(c, Case) and c.id != build.case.id and takes_board(c, build.motherboard.form_factor)
-             and c.max_gpu_length >= longest + params.GPU_LENGTH_SPARE.value]
-    return sorted(cases, key=lambda c: (c.price is None, c.price or 0.0, c.id))
 
 
 def _other_cases(ctx: Context, code: str, reason: Callable[[Case], str]) -> list[Fix]:
@@ -60,7 +41,7 @@ def _other_cases(ctx: Context, code: str, reason: Callable[[Case], str]) -> list
     return ctx.first_verified(tries, code, wanted=2, most=6)
 
 
-@check("case.form-factor")
+@check("case.form-factor", reads={"motherboard", "case"})
 def form_factor(ctx: Context) -> list[Finding]:
     """The motherboard's form factor fits the case."""
     case, board = ctx.build.case, ctx.build.motherboard
@@ -76,7 +57,7 @@ def form_factor(ctx: Context) -> list[Finding]:
     )]
 
 
-@check("case.gpu-length")
+@check("case.gpu-length", reads={"gpus", "case"})
 def gpu_length(ctx: Context) -> list[Finding]:
     """Each card's length against the case's maximum (warn below 10 mm spare)."""
     case = ctx.build.case
@@ -117,7 +98,7 @@ def _plug_room(board: GpuBoard) -> str:
             " cable before the first bend")
 
 
-@check("case.gpu-height")
+@check("case.gpu-height", reads={"gpus", "case"})
 def gpu_height(ctx: Context) -> list[Finding]:
     """Each card's height against the case's side-panel clearance, with room for a top-edge 12VHPWR plug and
     the straight cable run before its bend."""
@@ -186,3 +167,199 @@ def _roomier_cases(ctx: Context, need: float) -> list[Fix]:
              for c in cases_for(ctx)
              if c.max_gpu_height is not None and c.max_gpu_height >= need and "max_gpu_height" not in c.estimated)
     return ctx.first_verified(tries, "case.gpu-height", wanted=2, most=6)
+
+
+@check("case.expansion-slots", reads=MODEL_READS["placement"])
+def expansion_slots(ctx: Context) -> list[Finding]:
+    """A card's cooler runs past the case's last expansion slot."""
+    layout = layout_of(ctx.build)
+    if layout.case_end is None:
+        return []
+    case = ctx.build.case
+    findings = []
+    for mount in placed_mounts(ctx):
+        if not mount.positions or max(mount.positions) <= layout.case_end:
+            continue
+        gpu = ctx.build.gpus[mount.gpu]
+        past = max(mount.positions) - layout.case_end
+        fixes = slot_fixes.solver_slots(ctx, {gpu.spec_index}, "case.expansion-slots") if ctx.propose_fixes else []
+        if ctx.propose_fixes:
+            fixes += _case_with_slots(ctx, max(mount.positions), "case.expansion-slots")
+        findings.append(Finding(
+            code="case.expansion-slots", severity="error",
+            message=f"{gpu.label} in {mount.slot} covers {span(mount.positions)}, but the {case.name} has "
+                    f"{case.expansion_slots} expansion slots: its cooler runs {past} position{'s' if past > 1 else ''}"
+                    f" past the last one{estimated_note(layout)}.",
+            subject=[f"GPU{gpu.index + 1}", str(mount.slot), case.id], value=max(mount.positions),
+            limit=case.expansion_slots, unit="positions", fixes=fixes))
+    return findings
+
+
+def _case_with_slots(ctx: Context, needed: int, code: str) -> list[Fix]:
+    cases = [c for c in cases_for(ctx) if c.expansion_slots >= needed or c.open_frame]
+    return slot_fixes.verified(ctx, [(f"use a case with ≥ {needed} expansion slots: the {c.name} ({c.id}"
+                                      f"{slot_fixes.price_text(c)}, {c.expansion_slots} slots)",
+                                      [Change(path="case", value=c.id)]) for c in cases], code)
+
+
+#: what a case's `estimated` names when its PSU mounts are a guess (imported cases: psu_bays)
+_MOUNTS_ESTIMATED = ("psu_bays", "psu_mounts")
+
+
+def _fits(psu: Psu, mount: PsuMount, lengths: bool) -> bool:
+    if psu.form_factor not in MOUNT_TAKES[mount.form_factor]:
+        return False
+    return not (lengths and psu.length is not None and mount.max_length is not None and psu.length > mount.max_length)
+
+
+def assign(psus: Sequence[Psu], mounts: Sequence[PsuMount], *, lengths: bool) -> list[int] | None:
+    """A mount for each PSU (indices into `mounts`), or None when no assignment exists; `lengths`: a PSU must
+    also be no longer than its mount where both lengths are known. Augmenting paths (Kuhn's algorithm)."""
+    owner: dict[int, int] = {}  # mount -> psu
+
+    def place(p: int, seen: set[int]) -> bool:
+        for m, mount in enumerate(mounts):
+            if m in seen or not _fits(psus[p], mount, lengths):
+                continue
+            seen.add(m)
+            if m not in owner or place(owner[m], seen):
+                owner[m] = p
+                return True
+        return False
+
+    if len(psus) > len(mounts) or not all(place(p, set()) for p in range(len(psus))):
+        return None
+    by_psu = {p: m for m, p in owner.items()}
+    return [by_psu[p] for p in range(len(psus))]
+
+
+def takes_psus(case: Case, psus: Sequence[Psu]) -> bool:
+    """Does the case hold all these PSUs (form factors and, where known, lengths)?"""
+    return assign(psus, case.mounts(), lengths=True) is not None
+
+
+def _describe_mounts(case: Case) -> str:
+    mounts = case.mounts()
+    if not mounts:
+        return "no PSU mount"
+    kinds: dict[str, int] = {}
+    for mount in mounts:
+        kinds[mount.form_factor.upper()] = kinds.get(mount.form_factor.upper(), 0) + 1
+    return " and ".join(f"{n} {kind} mount{'s' if n > 1 else ''}" for kind, n in kinds.items())
+
+
+def _psu_label(ctx: Context, index: int) -> str:
+    part = ctx.build.psus[index].part
+    return f"PSU {index + 1} ({part.name})" if len(ctx.build.psus) > 1 else f"the {part.name}"
+
+
+def _psu_cases(ctx: Context, code: str) -> list[Fix]:
+    """Up to two cheapest curated cases that take the board, the longest card and the build's PSUs, verified (the
+    re-check also confirms every card still has a slot)."""
+    if not ctx.propose_fixes:
+        return []
+    psus = [p.part for p in ctx.build.psus]
+    tries = ((f"use the {case.name} ({case.id}{price_text(case)}): it holds {_describe_mounts(case)}",
+              [Change(path="case", value=case.id)])
+             for case in cases_for(ctx)
+             if takes_psus(case, psus) and not set(_MOUNTS_ESTIMATED) & set(case.estimated))
+    return ctx.first_verified(tries, code, wanted=2, most=6)
+
+
+@check("case.psu-bays", reads={"case", "psus"})
+def psu_bays(ctx: Context) -> list[Finding]:
+    """The number and form factor of the PSUs against the case's PSU mounts."""
+    build = ctx.build
+    case, psus = build.case, [p.part for p in build.psus]
+    mounts = case.mounts()
+    placed = assign(psus, mounts, lengths=False)
+    if placed is not None:
+        return _needs(ctx, assign(psus, mounts, lengths=True) or placed)
+    guessed = bool(set(_MOUNTS_ESTIMATED) & set(case.estimated))
+    caveat = (" The catalog only estimates this case's PSU mounts (check its manual): a warning, not an error."
+              if guessed else "")
+    if len(psus) > len(mounts):
+        problem = (f"The build has {len(psus)} PSUs; the {case.name} holds {len(mounts)} "
+                   f"({_describe_mounts(case)}).")
+        value, limit = float(len(psus)), float(len(mounts))
+    else:
+        kinds = ", ".join(sorted({p.form_factor.upper() for p in psus}))
+        problem = (f"The build's PSUs are {kinds}; the {case.name} has {_describe_mounts(case)}, and not every PSU"
+                   " has a mount its form factor fits (an ATX mount takes SFX units on an adapter plate, not the"
+                   " reverse; CRPS and server bays take only their own modules).")
+        value, limit = None, None
+    return [Finding(
+        code="case.psu-bays", severity="warning" if guessed else "error", message=problem + caveat,
+        subject=[case.id, *dict.fromkeys(p.part.id for p in build.psus)], value=value, limit=limit,
+        unit="PSUs" if value is not None else None,
+        fixes=_fewer_psus(ctx, len(mounts)) + _psu_cases(ctx, "case.psu-bays"))]
+
+
+def _fewer_psus(ctx: Context, mounts: int) -> list[Fix]:
+    """Keep the first PSUs, as many as the case has mounts (verified: the rest must carry the load)."""
+    raw = ctx.build.raw.get("psu", [])
+    if not ctx.propose_fixes or not 0 < mounts < len(raw):
+        return []
+    extra = [str(i + 1) for i in range(mounts, len(raw))]
+    dropped = f"PSU {extra[0]}" if len(extra) == 1 else f"PSUs {names(extra)}"
+    fix = ctx.fix(f"drop {dropped} and let the {'PSU' if mounts == 1 else f'{mounts} PSUs'} the case holds carry"
+                  " the build", [Change("psu", [dict(p) for p in raw[:mounts]])], "case.psu-bays")
+    return [fix] if fix else []
+
+
+def _needs(ctx: Context, placed: list[int]) -> list[Finding]:
+    """Info: a mount the build uses that needs something not in the box (a second-PSU bracket)."""
+    mounts = ctx.build.case.mounts()
+    return [Finding(
+        code="case.psu-bays", severity="info",
+        message=f"{_psu_label(ctx, p)[0].upper()}{_psu_label(ctx, p)[1:]} goes in the {ctx.build.case.name}'s"
+                f" mount {m + 1}, which needs {mounts[m].needs}.",
+        subject=[ctx.build.case.id, ctx.build.psus[p].part.id])
+        for p, m in enumerate(placed) if mounts[m].needs]
+
+
+@check("case.psu", reads={"case", "psus"})
+def psu_length(ctx: Context) -> list[Finding]:
+    """Each PSU's length against its mount's, where both are published."""
+    build = ctx.build
+    case, psus = build.case, [p.part for p in build.psus]
+    mounts = case.mounts()
+    if assign(psus, mounts, lengths=False) is None or assign(psus, mounts, lengths=True) is not None:
+        return []  # no mounts to measure against (case.psu-bays says so), or every PSU fits
+    longest_mount = max((m.max_length for m in mounts if m.max_length is not None), default=None)
+    if longest_mount is None:
+        return []
+    findings = []
+    for index, psu in enumerate(psus):
+        if psu.length is None or psu.length <= longest_mount:
+            continue
+        guessed = "length" in psu.estimated or bool({"max_psu_length", *_MOUNTS_ESTIMATED} & set(case.estimated))
+        label = _psu_label(ctx, index)
+        findings.append(Finding(
+            code="case.psu", severity="warning" if guessed else "error",
+            message=f"{label[0].upper()}{label[1:]} is {mm(psu.length)} long; the {case.name} takes PSUs up to"
+                    f" {mm(longest_mount)} ({mm(psu.length - longest_mount)} too long)"
+                    + (": one of these lengths is an estimate, so measure before buying." if guessed else "."),
+            subject=[case.id, psu.id], value=psu.length, limit=longest_mount, unit="mm",
+            fixes=_shorter_psus(ctx, index, longest_mount)
+            + _psu_cases(ctx, "case.psu")))
+    if not findings:  # each PSU fits some mount, but not all of them at once
+        sizes = ", ".join(mm(m.max_length) if m.max_length else "unknown length" for m in mounts)
+        lengths = ", ".join(mm(p.length) if p.length else "length unknown" for p in psus)
+        findings.append(Finding(
+            code="case.psu", severity="error",
+            message=f"The {case.name}'s PSU mounts ({sizes}) cannot take these {len(psus)} PSUs ({lengths}) at once.",
+            subject=[case.id, *dict.fromkeys(p.id for p in psus)],
+            fixes=_psu_cases(ctx, "case.psu")))
+    return findings
+
+
+def _shorter_psus(ctx: Context, index: int, limit: float) -> list[Fix]:
+    """Curated PSUs that fit the mount and carry this one's load within the target."""
+    needed = ctx.power_split.psus[index].load / ctx.settings.psu_target
+
+    def accept(psu: Psu, rating: float) -> bool:
+        return psu.length is not None and psu.length <= limit and rating >= needed and "length" not in psu.estimated
+
+    return replacement_psus(ctx, index, accept, "case.psu",
+                            lambda psu, rating: f"{mm(psu.length or 0)} long, {rating:,.0f} W", wanted=1, tries=3)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.build.resolve import ResolvedBuild
 from planner.checks.findings import Change, Finding, Fix
-from planner.fmt import names
 from planner.models.build import Region
 from planner.physics import params
 from planner.physics.delivery import Split, power_split
@@ -21,7 +20,22 @@ from planner.placement.solver import SearchAllowance
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
-    from planner.optimize import Plan
+
+#: What each model of the Context reads of the build (planner/checks/registry.py FIELDS): a check that uses a
+#: model reads all of it. Where the cards sit reads no CPU, but the generation each link runs at (a mount's
+#: `gen`, the PCIe tree) does: a check that states or judges link speeds reads `cpu` too.
+_BUDGET = frozenset({"gpus", "gpus.power_limit", "cpu", "ram", "extras"})
+_PLACEMENT = frozenset({"gpus", "gpus.mount", "risers", "motherboard", "case"})
+_SPLIT = _BUDGET | {"psus", "circuits"}
+_THERMAL = _PLACEMENT | _BUDGET | {"ambient", "psus.count"}
+MODEL_READS: dict[str, frozenset[str]] = {
+    "budget": _BUDGET,  # every load: the cards at their limits, the CPU, memory and extras
+    "placement": _PLACEMENT,
+    "psu_ratings": frozenset({"psus", "circuits"}),  # a unit's rating at its circuit's voltage
+    "power_split": _SPLIT,  # which PSU feeds which card (their plugs, `psu = N`), each PSU's and circuit's load
+    "thermal": _THERMAL,  # the cards where they sit at their limits, the heat of the rest and of the PSUs, the room
+    "performance": _THERMAL | {"workload"},
+}
 
 
 class Settings(NamedTuple):
@@ -46,8 +60,10 @@ class Context:
         self.recheck = recheck
         #: codes of the errors the unchanged build has: a fix may leave those but must not add others
         self.errors_before = errors_before if errors_before is not None else set()
-        #: findings of re-checked changes, by the changes' repr (see fix)
+        #: findings of re-checked changes, by the changes' repr (see rechecked)
         self._rechecked: dict[str, list[Finding] | None] = {}
+        #: what a check module computes once per run and keeps here (power_limit.py: the optimiser's plan)
+        self.memo: dict[str, Any] = {}
         #: placement searches the fixes of this run may still make (planner/placement/solver.py)
         self.placement_allowance = SearchAllowance()
         if placement is not None:  # where the cards sit, when the caller knows it (an edit that moves none)
@@ -92,40 +108,6 @@ class Context:
         """Each GPU's and the build's estimated speed at the power limits, after thermal throttling (§4.5)."""
         return build_performance(self.build, [g.power_w for g in self.thermal.gpus])
 
-    @cached_property
-    def power_limit_plan(self) -> Plan | None:
-        """The optimiser's power limits (SPEC §5.2), computed once per run that proposes fixes."""
-        if not self.propose_fixes or self.recheck is None:
-            return None
-        from planner.optimize import FAMILIES, optimize
-
-        codes = {code for code in self.errors_before if code.startswith(FAMILIES)}
-        if not codes:
-            return None  # nothing a power limit could clear: skip the search
-        return optimize(self.build, self.catalog, self.settings, now=(codes, self.performance.relative_perf))
-
-    def power_limit_fix(self, code: str) -> Fix | None:
-        """The optimiser's limits as a fix for the error `code`, verified by re-checking: every error it
-        names is gone (a warning may stay: it clears errors) and nothing else breaks. None when no power
-        limit clears `code`. Any check whose errors a lower power limit can clear may offer it."""
-        plan = self.power_limit_plan
-        if plan is None or code not in plan.clears or not plan.changes or self.recheck is None:
-            return None
-        key = repr(plan.changes)
-        if key not in self._rechecked:
-            self._rechecked[key] = self.recheck(plan.changes)
-        after = self._rechecked[key]
-        if after is None:
-            return None
-        errors = {f.code for f in after if f.severity == "error"}
-        if errors & set(plan.clears) or errors - self.errors_before:
-            return None
-        # the optimiser clears errors at the least cost; say which of its problems still warn, so its limits
-        # and a check's own (which clears the warning too) do not read as two answers to one question
-        warned = sorted({f.code for f in after if f.severity == "warning" and f.code in plan.clears})
-        note = f" (errors cleared; {names(warned)} still warn{'s' if len(warned) == 1 else ''})" if warned else ""
-        return Fix(description=plan.description + note, changes=plan.changes, verified=True)
-
     def first_verified(self, tries: Iterable[tuple[str, list[Change]]], code: str, *, wanted: int,
                        most: int) -> list[Fix]:
         """Candidate fixes (description, changes) best first: re-check at most `most` of them and keep the
@@ -144,10 +126,7 @@ class Context:
         clear `code` or adds a new error."""
         if not changes or self.recheck is None:
             return Fix(description=description, changes=changes, verified=None)
-        key = repr(changes)  # several checks offer the same edit (a 240 V outlet…): re-check it once
-        if key not in self._rechecked:
-            self._rechecked[key] = self.recheck(changes)
-        after = self._rechecked[key]
+        after = self.rechecked(changes)
         if after is None:  # the changed build does not even resolve
             return None
         cleared = not any(f.code == code and f.severity in ("error", "warning") for f in after)
@@ -155,3 +134,14 @@ class Context:
         if not cleared or new_errors:
             return None
         return Fix(description=description, changes=changes, verified=True)
+
+    def rechecked(self, changes: list[Change]) -> list[Finding] | None:
+        """The findings (without fixes) of the build with `changes` applied, None when it no longer resolves or
+        nothing re-checks in this run; each edit is re-checked once per run (several checks offer the same edit:
+        a 240 V outlet…)."""
+        if self.recheck is None:
+            return None
+        key = repr(changes)
+        if key not in self._rechecked:
+            self._rechecked[key] = self.recheck(changes)
+        return self._rechecked[key]

@@ -1,5 +1,5 @@
-"""CPU ↔ motherboard: the socket, the platform behind it, and the memory the board takes (SPEC §3 `cpu.socket`;
-`memory.type`).
+"""CPU ↔ motherboard: the socket and the platform behind it (SPEC §3 `cpu.socket`); the memory the board takes is
+memory.py.
 
 A socket is a physical fact, so a mismatch is an error. Boards of one socket can still differ in the CPUs they run
 (sTR5: WRX90 boards take only Threadripper PRO; LGA2066: X299 boards take Core X, C422 boards Xeon W): where a
@@ -13,16 +13,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from planner.checks.case import takes_board
+from planner.checks.case_fit import takes_board
 from planner.checks.context import Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.registry import check
 from planner.fmt import names, price_text
 from planner.models.parts import Cpu, Motherboard
-
-#: How findings name a DIMM kind (`extras.ram_type`, a board's `memory_types`).
-RAM_NAMES = {"ddr4": "unbuffered DDR4", "ddr5": "unbuffered DDR5", "ddr4-rdimm": "registered DDR4 (RDIMM)",
-             "ddr5-rdimm": "registered DDR5 (RDIMM)"}
 
 
 def same_socket(a: str, b: str) -> bool:
@@ -41,7 +37,7 @@ def _platform(board: Motherboard) -> str:
     return f"{board.chipset} " if board.chipset else ""
 
 
-@check("cpu.socket")
+@check("cpu.socket", reads={"cpu", "motherboard"})
 def cpu_socket(ctx: Context) -> list[Finding]:
     """The CPU's socket, and its generation against the board's CPU support list."""
     cpu, board = ctx.build.cpu, ctx.build.motherboard
@@ -68,38 +64,6 @@ def cpu_socket(ctx: Context) -> list[Finding]:
                     "where the board has it).",
             subject=[cpu.id, board.id])]
     return []
-
-
-@check("memory.type")
-def memory_type(ctx: Context) -> list[Finding]:
-    """The RAM named in `[extras] ram_type` against the DIMM kinds the board takes."""
-    ram, board = ctx.build.extras.ram_type, ctx.build.motherboard
-    if ram is None or not board.memory_types or ram in board.memory_types:
-        return []
-    taken = names([RAM_NAMES[t] for t in board.memory_types])
-    generation, registered = ram.split("-")[0], ram.endswith("-rdimm")
-    if all(not t.startswith(generation) for t in board.memory_types):
-        why = f"{generation.upper()} modules do not fit its slots (each DDR generation is keyed differently)"
-    elif registered:
-        why = "registered DIMMs do not run on this platform"
-    else:
-        why = "unbuffered DIMMs do not run on this registered-memory platform"
-    return [Finding(
-        code="memory.type", severity="error",
-        message=f"The build's RAM is {RAM_NAMES[ram]} (extras.ram_type), but the {board.name} takes only {taken}: "
-                f"{why}.",
-        subject=[board.id], fixes=_memory_fixes(ctx, generation, registered))]
-
-
-def _memory_fixes(ctx: Context, generation: str, registered: bool) -> list[Fix]:
-    """RAM of a kind the board takes, the closest first (same DDR generation, then same buffering)."""
-    if not ctx.propose_fixes:
-        return []
-    board = ctx.build.motherboard
-    kinds = sorted(board.memory_types, key=lambda t: (not t.startswith(generation), t.endswith("-rdimm") != registered))
-    return ctx.first_verified(((f"use {RAM_NAMES[t]} modules: the kind the {board.name} takes",
-                                [Change(path="extras.ram_type", value=t)]) for t in kinds),
-                              "memory.type", wanted=1, most=2)
 
 
 def _closeness(cpu: Cpu, other: Cpu) -> float:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from planner.checks.context import Context
+from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Finding, Fix, Severity
-from planner.checks.power import psu_name
 from planner.checks.power_fixes import limit_cut_fix, move_psu_fix, outlet_fixes, second_circuit_fix
+from planner.checks.psu.headroom import psu_name
 from planner.checks.registry import check
 from planner.fmt import num, percent, watts
 from planner.physics import params
@@ -59,7 +59,7 @@ def _carries(ctx: Context, circuit: CircuitDraw) -> str:
     return f"{watts(circuit.wall)} at the wall ({'; '.join(parts)})" if parts else f"{watts(circuit.wall)} at the wall"
 
 
-@check("outlet.continuous")
+@check("outlet.continuous", reads=MODEL_READS["power_split"])
 def outlet_continuous(ctx: Context) -> list[Finding]:
     """Each circuit's sustained wall draw (DC ÷ efficiency, plus other load) against its breaker rating (error) and
     the continuous limit for multi-hour loads (warning)."""
@@ -110,7 +110,7 @@ def _continuous_fixes(ctx: Context, circuit: CircuitDraw, allowed: float) -> lis
     return fixes
 
 
-@check("outlet.peak")
+@check("outlet.peak", reads=MODEL_READS["power_split"])
 def outlet_peak(ctx: Context) -> list[Finding]:
     """Each circuit's wall draw with coincident GPU transients against its breaker: over the rating it rides
     through (info); over the lowest instantaneous trip it may trip at once (warning)."""
@@ -143,7 +143,7 @@ def outlet_peak(ctx: Context) -> list[Finding]:
     return findings
 
 
-@check("outlet.inlet")
+@check("outlet.inlet", reads=MODEL_READS["power_split"])
 def outlet_inlet(ctx: Context) -> list[Finding]:
     """Each PSU's AC input against its circuit: the voltage it accepts, and the current its inlet and cord carry."""
     findings = []

@@ -3,13 +3,19 @@
 
 from __future__ import annotations
 
-from planner.checks.context import Context
+from typing import TYPE_CHECKING
+
+from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Change, Finding, Fix, Severity
+from planner.checks.limits import range_tool
 from planner.checks.registry import check
-from planner.fmt import gpu_labels, percent, watts
+from planner.fmt import gpu_labels, names, percent, watts
+
+if TYPE_CHECKING:
+    from planner.checks.optimize import Plan
 
 
-@check("power-limit.range")
+@check("power-limit.range", reads={"gpus", "gpus.power_limit"})
 def power_limit_range(ctx: Context) -> list[Finding]:
     """A requested power limit lies within the card's min/max, which the driver enforces. Outside a
     published bound: error. Outside a bound the catalog estimates: warning that says so and names the tool
@@ -51,19 +57,7 @@ def power_limit_range(ctx: Context) -> list[Finding]:
     return findings
 
 
-def range_tool(maker: str, below: bool) -> str:
-    """Where a card's settable power range is read, by its chip's maker (SPEC §3 `power-limit.range`)."""
-    if maker == "NVIDIA":
-        return f'`nvidia-smi -q -d POWER` ("{"Min" if below else "Max"} Power Limit")'
-    if maker == "AMD":
-        # amdgpu enforces the card firmware's range (power1_cap_min since Linux 6.7 on RDNA 3);
-        # amd-smi and rocm-smi read it from the driver's hwmon files
-        return (f"`amd-smi static --limit` or `rocm-smi --showmaxpower` (the amdgpu driver's "
-                f"power1_cap_{'min' if below else 'max'})")
-    return "the vendor's management tool"
-
-
-@check("power-limit.cost", informs=True)
+@check("power-limit.cost", reads=MODEL_READS["performance"], informs=True)
 def power_limit_cost(ctx: Context) -> list[Finding]:
     """The estimated speed at the build's power limits (and thermal throttling), always reported; carries
     the optimiser's limits when they clear power, outlet or thermal errors."""
@@ -94,7 +88,42 @@ def power_limit_cost(ctx: Context) -> list[Finding]:
 
 
 def _optimiser_fix(ctx: Context) -> list[Fix]:
-    """The optimiser's limits when they clear power, outlet or thermal errors (verified by re-checking)."""
-    plan = ctx.power_limit_plan
-    fix = ctx.power_limit_fix(plan.clears[0]) if plan is not None and plan.clears else None
+    """The optimiser's limits when they clear errors a power limit can change (verified by re-checking)."""
+    plan = power_limit_plan(ctx)
+    fix = power_limit_fix(ctx, plan.clears[0]) if plan is not None and plan.clears else None
     return [fix] if fix else []
+
+
+def power_limit_plan(ctx: Context) -> Plan | None:
+    """The optimiser's power limits (SPEC §5.2), computed once per run that proposes fixes (kept in `ctx.memo`)."""
+    if not ctx.propose_fixes or ctx.recheck is None:
+        return None
+    if "power_limit_plan" not in ctx.memo:
+        from planner.checks.optimize import optimize, power_limit_codes
+
+        codes = ctx.errors_before & power_limit_codes()
+        # nothing a power limit could clear: skip the search
+        ctx.memo["power_limit_plan"] = optimize(ctx.build, ctx.catalog, ctx.settings,
+                                                now=(codes, ctx.performance.relative_perf)) if codes else None
+    plan: Plan | None = ctx.memo["power_limit_plan"]
+    return plan
+
+
+def power_limit_fix(ctx: Context, code: str) -> Fix | None:
+    """The optimiser's limits as a fix for the error `code`, verified by re-checking: every error it
+    names is gone (a warning may stay: it clears errors) and nothing else breaks. None when no power
+    limit clears `code`. Any check whose errors a lower power limit can clear may offer it."""
+    plan = power_limit_plan(ctx)
+    if plan is None or code not in plan.clears or not plan.changes:
+        return None
+    after = ctx.rechecked(plan.changes)
+    if after is None:
+        return None
+    errors = {f.code for f in after if f.severity == "error"}
+    if errors & set(plan.clears) or errors - ctx.errors_before:
+        return None
+    # the optimiser clears errors at the least cost; say which of its problems still warn, so its limits
+    # and a check's own (which clears the warning too) do not read as two answers to one question
+    warned = sorted({f.code for f in after if f.severity == "warning" and f.code in plan.clears})
+    note = f" (errors cleared; {names(warned)} still warn{'s' if len(warned) == 1 else ''})" if warned else ""
+    return Fix(description=plan.description + note, changes=plan.changes, verified=True)

@@ -1,35 +1,191 @@
-"""The check registry: each check is a small pure function `Context -> Iterable[Finding]`.
+"""The check registry: each check is a small pure function `Context -> Iterable[Finding]` that declares what
+of the build it reads.
 
-Checks register themselves with `@check("code")`; adding one never touches the CLI or the TUI.
+Checks register themselves with `@check("code", reads={...})` in the module of their code family (FAMILIES
+below). The registry imports those modules itself, on the first `registered()`: importing this module, the
+findings or the context loads no check. Everything that needs to know which checks a kind of edit can change
+derives it from the declared reads, never from code prefixes: the runner's re-checks (planner/checks/runner.py),
+the power-limit optimiser (`codes_reading("gpus.power_limit")`), the TUI's power-limit tuner, and the solver's
+stages (planner/solve/reads.py). Adding a check touches none of them.
 """
 
+from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import NamedTuple
+import functools
+import importlib
+import re
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, NamedTuple
 
-from planner.checks.context import Context
-from planner.checks.findings import Finding
+if TYPE_CHECKING:
+    from planner.checks.context import Context
+    from planner.checks.findings import Finding
 
-CheckFn = Callable[[Context], Iterable[Finding]]
+CheckFn = Callable[["Context"], Iterable["Finding"]]
+
+#: What a check may read of a build: the vocabulary of `reads=`, one docstring per field. A check reads a field
+#: when its findings (without fixes: a fix may look further, and every fix is verified by a re-check) can change
+#: with that field alone; a check that uses a model of the Context reads what the model reads (context.py,
+#: `MODEL_READS`). Under-declaring is a bug: findings would be reused, or judged, where they no longer hold.
+FIELDS: dict[str, str] = {
+    "gpus": "Which cards: their chips and boards and how many (`[[gpu]] part`, `count`).",
+    "gpus.power_limit": "Each card's power limit (`[[gpu]] power_limit`; its default board power when unset).",
+    "gpus.mount": "The slots the build names for its cards (`[[gpu]] slot`); the placement decides the rest.",
+    "risers": "The riser each card hangs on, and its ratings (`[[gpu]] riser`).",
+    "motherboard": "The motherboard: socket, slots and their lanes, switches, memory kinds, form factor.",
+    "case": "The case: size, expansion slots, mounts for cards and PSUs, airflow.",
+    "cpu": "The CPU: socket, generation, PCIe lanes and generation (link speeds), power.",
+    "ram": "The memory: its kind and how many modules (`[extras] ram_type`, `ram_modules`).",
+    "psus": "The PSUs: their units, how many, and which card each feeds (`[[psu]] part`, `[[gpu]] psu`).",
+    "psus.count": "How many PSUs there are, and nothing else of them (the thermal model shares their conversion "
+                  "heat evenly); `psus` includes it.",
+    "circuits": "The circuits: outlets, other load, and which one each PSU plugs into (`[[circuit]]`, "
+                "`[[psu]] circuit`, the region's default outlet).",
+    "extras": "The smaller loads but the memory: drives, fans, board power, other load (`[extras]`).",
+    "ambient": "The room's temperature (`ambient`).",
+    "workload": "What the machine runs (`workload`): the throughput estimate's curve.",
+}
+
+#: Build-file key paths (as fixes write them: `gpu[0].power_limit`, `case`) an edit of which changes each field.
+#: A path listed under several fields changes all of them; a path under none is taken to change anything.
+EDIT_PATHS: dict[str, tuple[str, ...]] = {
+    "gpus": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.(part|count)"),
+    "gpus.power_limit": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.power_limit"),
+    "gpus.mount": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.slot"),
+    "risers": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.riser"),
+    "motherboard": (r"motherboard",),
+    "case": (r"case",),
+    "cpu": (r"cpu",),
+    "ram": (r"extras", r"extras\.(ram_type|ram_modules)"),
+    "psus": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.psu", r"psu", r"psu\[\d+\]", r"psu\[\d+\]\.part"),
+    "psus.count": (r"psu", r"psu\[\d+\]"),
+    "circuits": (r"psu", r"psu\[\d+\]", r"psu\[\d+\]\.circuit", r"circuit", r"circuit\[\d+\](\.[a-z_]+)?",
+                 r"region"),
+    "extras": (r"extras", r"extras\.(drives|fans|board|other)"),
+    "ambient": (r"ambient",),
+    "workload": (r"workload",),
+}
+_EDITS = {field: re.compile("|".join(f"(?:{p})" for p in paths)) for field, paths in EDIT_PATHS.items()}
+
+#: The fields power limits, PSUs and circuits are made of: what the optimiser, most fixes and the tuner edit.
+POWER_FIELDS = frozenset({"gpus.power_limit", "psus", "psus.count", "circuits"})
+
+#: The modules of the check families (planner/checks/…), imported by the first `registered()`. A check is
+#: registered in the module named after its code family (`psu.*` in psu/, `slot.*` in slot.py).
+FAMILIES = ("case", "cpu", "memory", "slot", "pcie", "riser", "psu.headroom", "psu.connectors", "psu.split",
+            "outlet", "power_limit", "thermal")
+
+#: The order checks run in, and so the order of findings of one severity in a report; a code not listed runs
+#: after these, in the order it registered.
+ORDER = ("case.form-factor", "case.gpu-length", "case.gpu-height", "case.psu-bays", "case.psu", "cpu.socket",
+         "memory.type", "case.expansion-slots", "slot.overlap", "slot.placement", "slot.lanes", "slot.sharing",
+         "pcie.cpu-lanes", "riser.mount", "riser.signal", "psu.headroom", "psu.transient", "psu.connectors",
+         "psu.split", "psu.multi", "outlet.continuous", "outlet.peak", "outlet.inlet", "power-limit.range",
+         "power-limit.cost", "thermal.gpu-temp", "thermal.sandwich", "thermal.passive", "thermal.case")
 
 
 class Check(NamedTuple):
     code: str
     run: CheckFn
     doc: str
+    reads: frozenset[str]  # what of the build its findings depend on (FIELDS)
     informs: bool = False  # its findings are always info: fix re-checks, which weigh errors and warnings, skip it
 
 
+#: Every registered check by code, in ORDER once the families are loaded (use `registered()`).
 REGISTRY: dict[str, Check] = {}
+_loaded = False
+_version = 0  # changes whenever the registry does: what is derived from it may be cached against it
+_loading = threading.Lock()  # the TUI checks in worker threads
 
 
-def check(code: str, *, informs: bool = False) -> Callable[[CheckFn], CheckFn]:
-    """Register a check under its stable code; `informs`: it only ever reports info findings."""
+def check(code: str, *, reads: Iterable[str], informs: bool = False) -> Callable[[CheckFn], CheckFn]:
+    """Register a check under its stable code. `reads`: the FIELDS its findings depend on; `informs`: it only
+    ever reports info findings."""
+    fields = frozenset(reads)
+    if unknown := sorted(fields - FIELDS.keys()):
+        raise ValueError(f"check {code!r} reads unknown fields {unknown}; the vocabulary is registry.FIELDS")
+    if not fields:
+        raise ValueError(f"check {code!r} declares no reads")
 
     def register(fn: CheckFn) -> CheckFn:
+        global _version
         if code in REGISTRY:
             raise ValueError(f"check {code!r} registered twice")
-        REGISTRY[code] = Check(code, fn, (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else "", informs)
+        REGISTRY[code] = Check(code, fn, (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else "", fields,
+                               informs)
+        _version += 1
         return fn
 
     return register
+
+
+def unregister(code: str) -> None:
+    """Remove a check (tests that register one of their own)."""
+    global _version
+    del REGISTRY[code]
+    _version += 1
+
+
+def registered() -> Mapping[str, Check]:
+    """Every check, in the order they run: the built-in families are imported on the first call."""
+    global _loaded, _version
+    if _loaded:
+        return REGISTRY
+    with _loading:
+        if not _loaded:
+            for module in FAMILIES:
+                importlib.import_module(f"planner.checks.{module}")
+            rank = {code: i for i, code in enumerate(ORDER)}
+            ordered = sorted(REGISTRY.values(), key=lambda c: rank.get(c.code, len(ORDER)))  # stable sort
+            REGISTRY.clear()
+            REGISTRY.update((c.code, c) for c in ordered)
+            _version += 1
+            _loaded = True
+    return REGISTRY
+
+
+def version() -> int:
+    """A number that changes whenever a check is registered or removed (a key for caches of derived sets)."""
+    registered()
+    return _version
+
+
+def codes_reading(*fields: str) -> frozenset[str]:
+    """The codes of the checks that read any of `fields` (the TUI's tuner watches `codes_reading("gpus.power_limit")`:
+    the findings a power limit can change)."""
+    if unknown := sorted(set(fields) - FIELDS.keys()):
+        raise ValueError(f"unknown fields {unknown}; the vocabulary is registry.FIELDS")
+    return _codes_reading(frozenset(fields), version())
+
+
+@functools.lru_cache(maxsize=32)
+def _codes_reading(fields: frozenset[str], _version: int) -> frozenset[str]:
+    return frozenset(code for code, c in REGISTRY.items() if c.reads & fields)
+
+
+def codes_reading_none(fields: frozenset[str]) -> frozenset[str]:
+    """The codes of the checks that read none of `fields`: an edit of only those cannot change their findings."""
+    return _codes_reading_none(fields, version())
+
+
+@functools.lru_cache(maxsize=8)
+def _codes_reading_none(fields: frozenset[str], _version: int) -> frozenset[str]:
+    return frozenset(code for code, c in REGISTRY.items() if not c.reads & fields)
+
+
+def informing() -> frozenset[str]:
+    """The checks declared `informs`: fix re-checks skip them."""
+    return _informing(version())
+
+
+@functools.lru_cache(maxsize=4)
+def _informing(_version: int) -> frozenset[str]:
+    return frozenset(code for code, c in REGISTRY.items() if c.informs)
+
+
+def edit_fields(path: str) -> frozenset[str] | None:
+    """The fields an edit at this build-file key path changes; None when the path is not one EDIT_PATHS knows."""
+    fields = frozenset(field for field, pattern in _EDITS.items() if pattern.fullmatch(path))
+    return fields or None

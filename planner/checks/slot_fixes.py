@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from planner.build.resolve import GpuInstance
-from planner.checks.case import cases_for
+from planner.checks.case_fit import cases_for
 from planner.checks.context import Context
 from planner.checks.findings import Change, Fix
 from planner.errors import CatalogError, UnknownPartError

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from planner.build.resolve import ResolvedBuild
-from planner.checks.context import Context
+from planner.checks.case_fit import takes_board
+from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Change, Finding, Fix
+from planner.checks.limits import candidates, describe, search_limits, with_limits
 from planner.checks.registry import check
 from planner.fmt import num, percent, price_text, watts
 from planner.models.parts import Case
@@ -61,7 +63,6 @@ def _thermal_fix(ctx: Context, code: str, goal: str, ok: Callable[[Thermal], boo
     the model alone (microseconds a trial) and verified by re-checking the changed build."""
     if not ctx.propose_fixes:
         return []
-    from planner.optimize import candidates, describe, search_limits, with_limits
 
     build = ctx.build
     groups = sorted({g.spec_index for g in build.gpus})
@@ -92,7 +93,7 @@ def _below_targets(thermal: Thermal, build: ResolvedBuild) -> bool:
                for t in thermal.gpus)
 
 
-@check("thermal.gpu-temp")
+@check("thermal.gpu-temp", reads=MODEL_READS["performance"])
 def gpu_temperature(ctx: Context) -> list[Finding]:
     """Each GPU's predicted temperature against its temperature target and maximum operating temperature."""
     findings = []
@@ -179,7 +180,7 @@ def _cooling_advice(ctx: Context, t: GpuThermal) -> list[Fix]:
     return []
 
 
-@check("thermal.sandwich")
+@check("thermal.sandwich", reads=MODEL_READS["thermal"])
 def sandwich(ctx: Context) -> list[Finding]:
     """Open-air (and flow-through) cards with no free slot below them breathe the next card's exhaust, or,
     right over the PSU shroud, a drive cage or the floor, their own."""
@@ -225,7 +226,7 @@ def sandwich(ctx: Context) -> list[Finding]:
     return findings
 
 
-@check("thermal.passive")
+@check("thermal.passive", reads={"gpus", "case"})
 def passive(ctx: Context) -> list[Finding]:
     """Passive (datacenter) cards need a chassis that forces air through them."""
     build = ctx.build
@@ -250,8 +251,6 @@ def passive(ctx: Context) -> list[Finding]:
 
 def _server_cases(ctx: Context) -> list[Fix]:
     """Up to two cheapest catalog chassis with server airflow that take the board, verified."""
-    from planner.checks.case import takes_board
-
     build = ctx.build
     longest = max(g.board.length for g in build.gpus)
     candidates = [c for c in ctx.catalog.all("case", curated=True)
@@ -263,7 +262,7 @@ def _server_cases(ctx: Context) -> list[Fix]:
     return ctx.first_verified(tries, "thermal.passive", wanted=2, most=4)
 
 
-@check("thermal.case")
+@check("thermal.case", reads=MODEL_READS["thermal"])
 def case_air(ctx: Context) -> list[Finding]:
     """The case air's rise over the room from the heat released inside and the intake airflow."""
     air = ctx.thermal.case

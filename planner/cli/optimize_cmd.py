@@ -13,8 +13,8 @@ from planner.errors import ExitCode, InputError
 def run_optimize(args: argparse.Namespace) -> int:
     from planner.api import load_build
     from planner.build.buildfile import read_text
-    from planner.checks import Settings
-    from planner.optimize import apply_to_toml, optimize
+    from planner.checks.context import Settings
+    from planner.checks.optimize import apply_to_toml, optimize
 
     if args.psu_target is not None and not 0.3 <= args.psu_target <= 1.0:
         raise InputError(f"--psu-target must be a fraction between 0.3 and 1.0, got {args.psu_target:g}")

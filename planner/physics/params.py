@@ -297,11 +297,11 @@ CASE_RISE_WARNING = Param(
 CASE_RISE_ERROR = Param(
     15, "°C", "SPEC §3 thermal.case", "error when the case air rises more than this over the room")
 
-# -- Power-limit optimiser (SPEC §5.2; planner/optimize.py) -------------------------------------------
+# -- Power-limit optimiser (SPEC §5.2; planner/checks/optimize.py) ------------------------------------
 POWER_LIMIT_STEP = Param(
     5, "W", "SPEC §5.2", "the optimiser proposes limits in steps of this size (nvidia-smi takes whole watts)")
 
-# -- Placement, lanes and risers (SPEC §4.7; planner/placement/, planner/checks/slots.py, risers.py) --------
+# -- Placement, lanes and risers (SPEC §4.7; planner/placement/, planner/checks/slot.py, riser.py) ----------
 OPEN_AIR_GAP_CAP = Param(
     2, "positions", "planner assumption; Tom's Hardware: keep at least one free expansion slot between open-air"
     " cards", "the solver's cooling objective counts the free positions below an open-air card up to this many:"

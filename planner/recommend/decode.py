@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from planner.checks.lanes import lane_bandwidth
+from planner.checks.links import lane_bandwidth
 from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
 from planner.recommend import formats, params

@@ -19,9 +19,11 @@ from typing import Any, NamedTuple
 from planner.build import buildfile
 from planner.build.resolve import DEFAULT_OUTLETS, CircuitUse, GpuInstance, PsuUse, ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.checks import REGISTRY, Context, Settings, run_checks
+from planner.checks.context import Context, Settings
 from planner.checks.cpu import same_socket
 from planner.checks.findings import Finding
+from planner.checks.registry import registered
+from planner.checks.runner import run_checks
 from planner.errors import InputError
 from planner.models.build import Region
 from planner.models.parts import Case, Cpu, Motherboard, Outlet, Psu, Riser
@@ -316,9 +318,9 @@ class Search:
     def _with_power_limits(self, completion: Completion, build: ResolvedBuild, errors: list[Finding]) -> tuple[
             Completion, dict[str, Any], tuple[ResolvedBuild, list[Finding], Context]] | None:
         """The optimiser's power limits when they clear every error (SPEC §5.2), else None."""
-        from planner.optimize import FAMILIES, optimize
+        from planner.checks.optimize import optimize, power_limit_codes
 
-        if any(not f.code.startswith(FAMILIES) for f in errors):
+        if any(f.code not in power_limit_codes() for f in errors):
             return None
         plan = optimize(build, self.catalog, self.settings)
         if plan.remaining or not plan.changes:
@@ -334,7 +336,8 @@ class Search:
     def _errors(self, build: ResolvedBuild, codes: Sequence[str]) -> list[Finding]:
         ctx = Context(build, self.catalog, self.settings, propose_fixes=False)
         try:
-            return [f for code in codes for f in REGISTRY[code].run(ctx) if f.severity == "error"]
+            checks = registered()
+            return [f for code in codes for f in checks[code].run(ctx) if f.severity == "error"]
         except InputError as error:  # a placement too large to search: the branch cannot be vouched for
             self.cut = True
             return [Finding(code="slot.placement", severity="error", message=error.message)]

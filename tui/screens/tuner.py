@@ -110,7 +110,7 @@ class Tuner(ModalScreen[bool]):
         self.redraw()
 
     def action_optimise(self) -> None:
-        from planner.optimize import optimize
+        from planner.checks.optimize import optimize
 
         build = self._build()
         if build is None:

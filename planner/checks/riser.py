@@ -11,10 +11,10 @@ import math
 from typing import Any
 
 from planner.checks import slot_fixes
-from planner.checks.case import cases_for
-from planner.checks.context import Context
+from planner.checks.case_fit import cases_for
+from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Change, Finding, Fix
-from planner.checks.lanes import lane_bandwidth
+from planner.checks.links import lane_bandwidth
 from planner.checks.registry import check
 from planner.fmt import mm, names
 from planner.models.parts import Riser
@@ -56,7 +56,7 @@ def clean_gen(riser: Riser, gen: int, validated: bool = False) -> int:
     return next((g for g in range(gen - 1, 0, -1) if riser_problem(riser, g, validated) is None), 1)
 
 
-@check("riser.mount")
+@check("riser.mount", reads=MODEL_READS["placement"])
 def mounts(ctx: Context) -> list[Finding]:
     """Vertical/remote mounts for the GPUs on riser cables (error when too few)."""
     build, case = ctx.build, ctx.build.case
@@ -98,7 +98,7 @@ def _off_risers(ctx: Context, problem: Problem) -> list[Fix]:
                                       [Change(path="gpu", value=tables)])], "riser.mount")
 
 
-@check("riser.signal")
+@check("riser.signal", reads=MODEL_READS["placement"] | {"cpu"})
 def signal(ctx: Context) -> list[Finding]:
     """A riser's construction, signal conditioning and rating against the PCIe generation of the link it carries
     (warnings only: whether a marginal link fails depends on the card, the board and the cable)."""

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from planner.checks.context import Context
+from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Finding, Fix, Severity
-from planner.checks.power import psu_name
 from planner.checks.power_fixes import replacement_psus
+from planner.checks.psu.headroom import psu_name
 from planner.checks.registry import check
 from planner.fmt import gpu_labels, names, watts
 from planner.models.parts import Psu
@@ -26,7 +26,7 @@ from planner.physics.connectors import (
 from planner.physics.delivery import BOARD_PSU, PsuShare
 
 
-@check("psu.connectors")
+@check("psu.connectors", reads=MODEL_READS["power_split"])
 def psu_connectors(ctx: Context) -> list[Finding]:
     """GPU and CPU power inputs against the PSU plugs that feed them (error: too few; warning: via adapters)."""
     findings = []

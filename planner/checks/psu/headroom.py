@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from planner.checks.context import Context
+from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Finding, Fix, Severity
 from planner.checks.power_fixes import limit_cut_fix, replacement_psus
 from planner.checks.registry import check
@@ -30,7 +30,7 @@ def share_contents(ctx: Context, share: PsuShare) -> str:
     return f"{gpus} {watts(gpu_load)}, CPU {watts(budget.cpu)}, rest {watts(budget.rest - budget.cpu)}"
 
 
-@check("psu.headroom")
+@check("psu.headroom", reads=MODEL_READS["power_split"])
 def psu_headroom(ctx: Context) -> list[Finding]:
     """Each PSU's sustained DC load against its rating at the circuit's voltage (error > 100 %, warning > target)."""
     findings = []
@@ -66,7 +66,7 @@ def _headroom_fixes(ctx: Context, share: PsuShare, target: float) -> list[Fix]:
     return fixes
 
 
-@check("psu.transient")
+@check("psu.transient", reads=MODEL_READS["power_split"])
 def psu_transient(ctx: Context) -> list[Finding]:
     """Coincident GPU excursions on top of the rest of the load against what each PSU rides, in the windows its
     protection acts on (1–20 ms): error when over on measured figures, warning when over on assumed ones or

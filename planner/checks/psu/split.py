@@ -13,7 +13,7 @@ power) feeds the slot from the card's PSU.
 
 from __future__ import annotations
 
-from planner.checks.context import Context
+from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Change, Finding, Fix
 from planner.checks.power_fixes import move_psu_fix, outlet_fixes, replacement_psus, second_circuit_fix
 from planner.checks.registry import check
@@ -23,7 +23,7 @@ from planner.physics.connectors import PCIE, shortage_words, usable_plugs
 from planner.physics.delivery import BOARD_PSU, PsuShare
 
 
-@check("psu.split")
+@check("psu.split", reads=MODEL_READS["power_split"])
 def psu_split(ctx: Context) -> list[Finding]:
     """With several PSUs: a split of the GPUs that keeps every PSU within its rating and plugs and every
     circuit within its limit; otherwise the bottleneck, by name."""
@@ -110,7 +110,7 @@ def _unpin_fix(ctx: Context) -> Fix | None:
                    [Change("gpu", gpus)], "psu.split")
 
 
-@check("psu.multi")
+@check("psu.multi", reads=MODEL_READS["power_split"] | {"risers"})
 def several_psus(ctx: Context) -> list[Finding]:
     """With two or more PSUs: what running them in one machine needs (start-up sync, one PSU per card, order)."""
     build, split = ctx.build, ctx.power_split

@@ -1,0 +1,61 @@
+"""PCIe links and slot positions as the fit checks state them: bandwidth per lane and what a narrower link costs,
+the mounts the placement gives the cards, positions as words, and what a verdict on an estimated slot layout says.
+
+Shared by the case, slot, pcie and riser checks (and the recommender's bandwidth figures); it imports no check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from planner.checks.context import Context
+from planner.physics import params
+from planner.placement.layout import Layout
+from planner.placement.mounts import GpuMount
+
+USABLE_LANES = 4  # below x4 a GPU is starved: an error, not a warning (SPEC §3 slot.lanes)
+
+
+def lane_bandwidth(gen: int) -> float:
+    """GB/s per lane and direction: Gen1 0.25, Gen2 0.5, then 0.985 (Gen3) doubling each generation."""
+    if gen <= 2:
+        return 0.25 * gen
+    return params.PCIE_GEN3_LANE_BANDWIDTH.value * 2 ** (gen - 3)
+
+
+def cost(lanes: int, full: int, gen: int) -> str:
+    """What a link of `lanes` instead of `full` lanes costs, in bandwidth and in practice."""
+    bandwidth = f"PCIe {gen}.0 x{lanes} moves {lanes * lane_bandwidth(gen):.1f} GB/s each way instead of " \
+                f"{full * lane_bandwidth(gen):.1f} GB/s at x{full}"
+    if lanes < USABLE_LANES:
+        return f"{bandwidth}: too narrow for a GPU (loading a model and every batch crawl)"
+    if lanes * 2 >= full:
+        return (f"{bandwidth}; expected cost: small for training and inference that keep their data on the GPU "
+                "(Dettmers: x8 is fine for 2–4 GPUs), more where GPUs exchange gradients over PCIe without NVLink")
+    return (f"{bandwidth}; expected cost: weights load {full // lanes}× slower and multi-GPU training without "
+            "NVLink slows noticeably; single-GPU inference barely notices once the model is loaded")
+
+
+ESTIMATED = "slot positions of this board are estimated; check its manual"
+
+
+def estimated_note(layout: Layout) -> str:
+    """What a verdict that rests on an estimated slot layout must say."""
+    return f" ({ESTIMATED})" if layout.estimated else ""
+
+
+def span(positions: Iterable[int]) -> str:
+    positions = sorted(positions)
+    if len(positions) == 1:
+        return f"position {positions[0]}"
+    return f"positions {positions[0]}–{positions[-1]}"
+
+
+def placed_mounts(ctx: Context) -> list[GpuMount]:
+    """The mounts of the cards the placement placed."""
+    return [m for m in ctx.placement.mounts if m is not None]
+
+
+def linked_mounts(ctx: Context) -> list[GpuMount]:
+    """The mounts of the placed cards that have a slot and a link width."""
+    return [m for m in ctx.placement.mounts if m is not None and m.slot is not None and m.lanes is not None]
