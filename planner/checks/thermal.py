@@ -262,7 +262,7 @@ def _server_cases(ctx: Context) -> list[Fix]:
     return ctx.first_verified(tries, "thermal.passive", wanted=2, most=4)
 
 
-@check("thermal.case", reads=MODEL_READS["thermal"])
+@check("thermal.case", reads=MODEL_READS["budget"] | {"case", "ambient"})  # the case air alone: no placement, no PSU
 def case_air(ctx: Context) -> list[Finding]:
     """The case air's rise over the room from the heat released inside and the intake airflow."""
     air = ctx.thermal.case
