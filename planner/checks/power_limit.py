@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Change, Finding, Fix, Severity
-from planner.checks.limits import range_tool
 from planner.checks.registry import check
 from planner.fmt import gpu_labels, names, percent, watts
 
@@ -33,6 +32,8 @@ def power_limit_range(ctx: Context) -> list[Finding]:
         bound = board.power_limit_min if below else board.power_limit_max
         field = "power_limit_min" if below else "power_limit_max"
         side = "below the minimum" if below else "above the maximum"
+        from planner.checks.limits import range_tool  # shared with the optimiser's wording; rarely needed
+
         tool = range_tool(gpu.chip.maker, below)
         count = sum(1 for g in ctx.build.gpus if g.spec_index == gpu.spec_index)
         on_all = " on both cards" if count == 2 else f" on all {count} cards" if count > 2 else ""

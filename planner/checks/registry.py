@@ -47,26 +47,26 @@ FIELDS: dict[str, str] = {
     "workload": "What the machine runs (`workload`): the throughput estimate's curve.",
 }
 
-#: Build-file key paths (as fixes write them: `gpu[0].power_limit`, `case`) an edit of which changes each field.
-#: A path listed under several fields changes all of them; a path under none is taken to change anything.
+#: Build-file key paths (as fixes write them: `gpu[0].power_limit`, `case`; `[]` stands for any index, `.*` for any
+#: key of a table) an edit of which changes each field. A path listed under several fields changes all of them; a
+#: path under none is taken to change anything.
 EDIT_PATHS: dict[str, tuple[str, ...]] = {
-    "gpus": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.(part|count)"),
-    "gpus.power_limit": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.power_limit"),
-    "gpus.mount": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.slot"),
-    "risers": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.riser"),
-    "motherboard": (r"motherboard",),
-    "case": (r"case",),
-    "cpu": (r"cpu",),
-    "ram": (r"extras", r"extras\.(ram_type|ram_modules)"),
-    "psus": (r"gpu", r"gpu\[\d+\]", r"gpu\[\d+\]\.psu", r"psu", r"psu\[\d+\]", r"psu\[\d+\]\.part"),
-    "psus.count": (r"psu", r"psu\[\d+\]"),
-    "circuits": (r"psu", r"psu\[\d+\]", r"psu\[\d+\]\.circuit", r"circuit", r"circuit\[\d+\](\.[a-z_]+)?",
-                 r"region"),
-    "extras": (r"extras", r"extras\.(drives|fans|board|other)"),
-    "ambient": (r"ambient",),
-    "workload": (r"workload",),
+    "gpus": ("gpu", "gpu[]", "gpu[].part", "gpu[].count"),
+    "gpus.power_limit": ("gpu", "gpu[]", "gpu[].power_limit"),
+    "gpus.mount": ("gpu", "gpu[]", "gpu[].slot"),
+    "risers": ("gpu", "gpu[]", "gpu[].riser"),
+    "motherboard": ("motherboard",),
+    "case": ("case",),
+    "cpu": ("cpu",),
+    "ram": ("extras", "extras.ram_type", "extras.ram_modules"),
+    "psus": ("gpu", "gpu[]", "gpu[].psu", "psu", "psu[]", "psu[].part"),
+    "psus.count": ("psu", "psu[]"),
+    "circuits": ("psu", "psu[]", "psu[].circuit", "circuit", "circuit[]", "circuit[].*", "region"),
+    "extras": ("extras", "extras.drives", "extras.fans", "extras.board", "extras.other"),
+    "ambient": ("ambient",),
+    "workload": ("workload",),
 }
-_EDITS = {field: re.compile("|".join(f"(?:{p})" for p in paths)) for field, paths in EDIT_PATHS.items()}
+_INDEX = re.compile(r"\[\d+\]")
 
 #: The fields power limits, PSUs and circuits are made of: what the optimiser, most fixes and the tuner edit.
 POWER_FIELDS = frozenset({"gpus.power_limit", "psus", "psus.count", "circuits"})
@@ -187,5 +187,18 @@ def _informing(_version: int) -> frozenset[str]:
 
 def edit_fields(path: str) -> frozenset[str] | None:
     """The fields an edit at this build-file key path changes; None when the path is not one EDIT_PATHS knows."""
-    fields = frozenset(field for field, pattern in _EDITS.items() if pattern.fullmatch(path))
+    key = _INDEX.sub("[]", path)
+    table, _, name = key.rpartition(".")
+    edits = _edits()
+    fields = edits.get(key, frozenset()) | (edits.get(f"{table}.*", frozenset()) if table and name else frozenset())
     return fields or None
+
+
+@functools.cache
+def _edits() -> dict[str, frozenset[str]]:
+    """EDIT_PATHS by path: the fields each path changes."""
+    by_path: dict[str, set[str]] = {}
+    for field, paths in EDIT_PATHS.items():
+        for path in paths:
+            by_path.setdefault(path, set()).add(field)
+    return {path: frozenset(fields) for path, fields in by_path.items()}

@@ -9,7 +9,6 @@ from planner.build.resolve import ResolvedBuild
 from planner.checks.case_fit import takes_board
 from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Change, Finding, Fix
-from planner.checks.limits import candidates, describe, search_limits, with_limits
 from planner.checks.registry import check
 from planner.fmt import num, percent, price_text, watts
 from planner.models.parts import Case
@@ -63,6 +62,7 @@ def _thermal_fix(ctx: Context, code: str, goal: str, ok: Callable[[Thermal], boo
     the model alone (microseconds a trial) and verified by re-checking the changed build."""
     if not ctx.propose_fixes:
         return []
+    from planner.checks.limits import candidates, describe, search_limits, with_limits  # only fixes search limits
 
     build = ctx.build
     groups = sorted({g.spec_index for g in build.gpus})
