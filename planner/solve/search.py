@@ -343,13 +343,14 @@ class Search:
             return [Finding(code="slot.placement", severity="error", message=error.message)]
 
     def _case_errors(self, build: ResolvedBuild) -> list[Finding]:
-        """The case-stage checks; those that read the case alone (with the cards) are judged once per case."""
-        codes = checks_at("case")
-        alone = tuple(c for c in codes if c != "case.form-factor")
+        """The case-stage checks; those that read the case alone (with the cards, not the board) are judged once
+        per case."""
+        codes, checks = checks_at("case"), registered()
+        alone = tuple(c for c in codes if "motherboard" not in checks[c].reads)
         case = build.case
         if case.id not in self._case_ok:
             self._case_ok[case.id] = self._errors(build, alone)
-        return [*self._case_ok[case.id], *self._errors(build, ("case.form-factor",))]
+        return [*self._case_ok[case.id], *self._errors(build, tuple(c for c in codes if c not in alone))]
 
     def _fit_errors(self, build: ResolvedBuild, plan: RiserPlan) -> list[Finding]:
         """Where the cards go: judged once per board, case geometry (slots, mounts, open frame) and riser plan."""
