@@ -25,8 +25,7 @@ never more "used" triggers ahead than cards left to fill them. Past `STATE_BUDGE
 with PlacementTooLarge (a clear message, never a guess). Tests compare the result with brute force over
 every assignment.
 
-Plain Python, no networkx: it runs on every `planner check`, where importing networkx (~0.25 s) is not
-affordable.
+Plain Python, no networkx: it runs on every `planner check` (docs/architecture.md, "Start-up").
 """
 
 

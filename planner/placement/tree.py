@@ -7,10 +7,10 @@ joined by a lane-sharing rule hang off one root port (the rule splits that port'
 connected components of the sharing rules. Slots behind a PCIe switch hang off the switch's node, which
 holds its upstream link: the card's link ends at the switch, the uplink is shared by everything below it.
 
-Why networkx only here: `import networkx` costs ~0.25 s, more than a whole `planner check` may take
-(SPEC §10). The solver and the lane arithmetic that every check run needs are plain Python
-(planner/placement/solver.py, layout.py); this tree is built for what needs the paths — the riser checks
-(only for builds with risers), `planner place` and its diagram — and a test holds the two in agreement.
+Why networkx only here (docs/architecture.md, "Start-up"): the solver and the lane arithmetic that every
+check run needs are plain Python (planner/placement/solver.py, layout.py); this tree is built for what
+needs the paths — the riser checks (only for builds with risers), `planner place` and its diagram — and a
+test holds the two in agreement.
 """
 
 from __future__ import annotations
