@@ -1,6 +1,6 @@
 """CPUs: one source record to one `cpus.toml` entry.
 
-CPUs (same platforms; APUs, whose lane counts differ by model, left out):
+CPUs (the platforms motherboards are kept for, in platforms.py; APUs, whose lane counts differ by model, left out):
   pcie_lanes/gen     not in the source: the family's published usable lanes (table in cpu_lanes()).
 """
 
