@@ -91,7 +91,7 @@ def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice
         raise InputError(f"not valid TOML: {error}", file=label) from None
 
     def fail(message: str, *key: str) -> InputError:
-        from planner.build.tomlpos import line_of
+        from planner.tomlpos import line_of
 
         return InputError(message, file=label, line=line_of(text, key) if key else None,
                           key=".".join(key) or None)
@@ -103,8 +103,8 @@ def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice
     table = data.get("prices", {})
     if not isinstance(table, dict):
         raise fail("expected a table of prices by part id", "prices")
-    from planner.build.tomlpos import line_of
     from planner.catalog import did_you_mean
+    from planner.tomlpos import line_of
     from planner.units import to_canonical
 
     found: dict[str, UserPrice] = {}

@@ -92,7 +92,7 @@ class Resolver:
         self.price_origins: dict[str, PriceOrigin] = {}
 
     def error(self, msg: str, loc: tuple[str | int, ...]) -> InputError:
-        from planner.build.tomlpos import line_of
+        from planner.tomlpos import line_of
 
         line = line_of(self.text, loc) if self.text else None
         return InputError(msg, file=self.label, line=line, key=location(loc))
