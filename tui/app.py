@@ -233,7 +233,7 @@ class PlannerApp(App[None]):
             self.notify("Add a GPU first.", severity="warning")
             return
         index = int(path[4:-1]) if path.startswith("gpu[") else 0
-        self.push_screen(Tuner(self.session, index), lambda _kept: self.recheck())
+        self.push_screen(Tuner(self.session, index, self.result), lambda _kept: self.recheck())
 
     def action_optimise(self) -> None:
         plan = self.session.optimise(self.result.build) if self.result and self.result.build else None
