@@ -9,9 +9,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from planner.catalog.prices import dates_text, price_dates
 from planner.export.parts import Row, parts_list
 from planner.fmt import printable
-from planner.prices import dates_text, price_dates
 from planner.resolve import ResolvedBuild
 
 if TYPE_CHECKING:
