@@ -84,7 +84,8 @@ class CatalogFiles:
         self._texts: dict[Path, str] = {}
         self._kind_files: dict[str, list[Path]] = {}
         self._listings: dict[Path, frozenset[str]] = {}
-        self._curated_entries: dict[str, dict[str, Entry]] = {}
+        self._curated_entries: dict[str, dict[str, Entry]] = {}  # read from the curated files alone
+        self._curated_read: dict[str, dict[str, Entry]] = {}  # taken from `entries()`
 
     def files(self, kind: str) -> list[Path]:
         """The files of a kind, in override order."""
@@ -183,7 +184,9 @@ class CatalogFiles:
         once the kind was read whole, else read from the curated files alone (the imported files, which hold
         thousands of entries, are not read)."""
         if kind in self._raw:
-            return {part_id: entry for part_id, entry in self._raw[kind].items() if not entry.imported}
+            if kind not in self._curated_read:
+                self._curated_read[kind] = {i: entry for i, entry in self._raw[kind].items() if not entry.imported}
+            return self._curated_read[kind]
         if kind in self._curated_entries:
             return self._curated_entries[kind]
         merged: dict[str, Entry] = self._curated_entries.setdefault(kind, {})
