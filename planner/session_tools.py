@@ -41,7 +41,7 @@ def open_catalog(directories: Sequence[Path] = (), prices: Sequence[Path] | None
             raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
     catalog = Catalog(default_dirs(list(directories)), on_skip=on_skip)
     if prices is not None:
-        from planner.prices import load_prices
+        from planner.catalog.prices import load_prices
 
         load_prices(catalog, prices)
     return catalog

@@ -11,10 +11,10 @@ from typing import Any, NamedTuple, TypeVar
 from pydantic import ValidationError
 
 from planner.catalog import Catalog, did_you_mean
+from planner.catalog.prices import PriceOrigin
 from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.build import BuildFile, Extras, Region, Workload
 from planner.models.parts import KIND_MODELS, Case, Cpu, GpuBoard, GpuChip, Motherboard, Outlet, Part, Psu, Riser
-from planner.prices import PriceOrigin
 from planner.validation import location, message
 
 P = TypeVar("P", bound=Part)
