@@ -1,5 +1,5 @@
 """`python -m planner` runs the CLI."""
 
-from planner.cli.main import entry_point
+from planner.cli.startup import entry_point
 
 entry_point()

@@ -37,7 +37,8 @@ class PlannerError(Exception):
 class InputError(PlannerError):
     """A file the user gave us is unreadable or invalid.
 
-    `where` is the file, optionally with `:line`; `key` is the dotted key path inside it.
+    `file` names the file and `line` the line in it (when known); `key` is the dotted key path inside it.
+    `str()` joins them as `file:line: key: message`.
     """
 
     def __init__(self, message: str, *, file: str | None = None, line: int | None = None,

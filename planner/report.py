@@ -6,6 +6,7 @@ and `to_json` gives the CLI contract's JSON directly."""
 
 from typing import Any, Literal, NamedTuple
 
+from planner.build.parts_list import parts_list
 from planner.checks.context import Context
 from planner.checks.findings import Finding
 
@@ -123,8 +124,6 @@ def _temperature(ctx: Context, gpu: int) -> float | None:
 
 def _price(ctx: Context) -> tuple[float, list[str], dict[str, str | None], dict[str, str]]:
     """Total of the known prices, the parts without one, each price's date, and the prices that are the user's."""
-    from planner.export.parts import parts_list
-
     rows = parts_list(ctx.build)
     total = sum(r.line_total for r in rows if r.line_total is not None)
     return (total, [r.part_id for r in rows if r.unit_price is None],

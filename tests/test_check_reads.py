@@ -44,9 +44,9 @@ def _planner_modules_after(statement: str) -> set[str]:
     return set(json.loads(out.strip().splitlines()[-1]))
 
 
-def test_importing_the_findings_loads_nothing_but_them() -> None:
+def test_importing_the_findings_loads_nothing_but_them_and_the_build_edits_they_name() -> None:
     assert _planner_modules_after("import planner.checks.findings") == {
-        "planner", "planner.checks", "planner.checks.findings"}
+        "planner", "planner.checks", "planner.checks.findings", "planner.build", "planner.build.edit"}
 
 
 def test_importing_the_registry_or_the_context_loads_no_check() -> None:

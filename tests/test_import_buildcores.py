@@ -1,4 +1,5 @@
-"""Tests of tools/import_buildcores.py on a few real BuildCores OpenDB records.
+"""Tests of the BuildCores importer (tools/import_buildcores.py, the package tools/buildcores/) on a few real
+BuildCores OpenDB records.
 
 The RECORDS below are copies, trimmed to the fields the importer reads, of records from BuildCores OpenDB
 (https://github.com/buildcores/buildcores-open-db, commit 136a77aec16a30ba81a7cc6b448a8bace9a25359),
@@ -7,8 +8,8 @@ available under the Open Data Commons Attribution License (ODC-By) v1.0; see cat
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import os
 import re
 import sys
 import tomllib
@@ -19,14 +20,20 @@ from typing import Any
 import pytest
 
 from planner.catalog import Catalog
-from planner.models.parts import KIND_MODELS, GpuBoard
+from planner.models.parts import KIND_FILES, KIND_MODELS, GpuBoard
 
-TOOL = Path(__file__).resolve().parents[1] / "tools" / "import_buildcores.py"
-_spec = importlib.util.spec_from_file_location("import_buildcores", TOOL)
-assert _spec and _spec.loader
-ib = importlib.util.module_from_spec(_spec)
-sys.modules["import_buildcores"] = ib
-_spec.loader.exec_module(ib)
+TOOLS = Path(__file__).resolve().parents[1] / "tools"
+if str(TOOLS) not in sys.path:  # the importer's package, tools/buildcores (tools/import_buildcores.py is its command)
+    sys.path.insert(0, str(TOOLS))
+
+from buildcores.chips import ChipIndex, ChipInfo  # noqa: E402
+from buildcores.context import Context  # noqa: E402
+from buildcores.driver import MAPPERS, main  # noqa: E402
+from buildcores.gpus import chipset_links, gpu_link, map_gpu, power_limits  # noqa: E402
+from buildcores.ids import Candidate, Makers, Skip, assign_ids, dedupe, make_id, tokens  # noqa: E402
+from buildcores.psus import map_psu, psu_atx_version  # noqa: E402
+from buildcores.snapshot import SNAPSHOT_COMMIT, SOURCE_DIRS, check_snapshot  # noqa: E402
+from buildcores.writing import render  # noqa: E402
 
 RECORDS: dict[str, dict[str, Any]] = {
     "gpu-a6000": {"opendb_id": "19e23608-7d79-4eaa-9dfa-42011c339fec", "metadata": {"name": "PNY NVIDIA RTX A6000 48GB GDDR6", "manufacturer": "PNY", "manufacturer_color": "Black", "part_numbers": ["VCNRTXA6000-PB", "VCNRTXA6000-BLK"]}, "chipset_manufacturer": "NVIDIA", "chipset": "RTX A6000", "memory": 48, "memory_type": "GDDR6", "tdp": 300, "power_connectors": {"pcie_6_pin": 0, "pcie_8_pin": 1, "pcie_12VHPWR": 0, "pcie_12V_2x6": 0}, "total_slot_width": 2, "case_expansion_slot_width": 2, "length": 267, "cooling": "1 Fan", "interface": "PCIe 4.0 x16", "color": ["BLACK", "GOLD"]},  # noqa: E501
@@ -77,21 +84,21 @@ def records_of(kind: str) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def ctx() -> Any:
-    makers = {kind: ib.Makers(records_of(kind)) for kind in ib.MAPPERS}
-    return ib.Context(ib.ChipIndex(CHIPS), makers, ib.chipset_links(records_of("gpu")))
+    makers = {kind: Makers(records_of(kind)) for kind in MAPPERS}
+    return Context(ChipIndex(CHIPS), makers, chipset_links(records_of("gpu")))
 
 
 def mapped(key: str, ctx: Any) -> Any:
     kind = KIND_OF[key.split("-")[0]]
-    cand = ib.MAPPERS[kind](RECORDS[key], ctx)
+    cand = MAPPERS[kind](RECORDS[key], ctx)
     KIND_MODELS[kind].model_validate({**cand.data, "id": cand.base_id})
     assert cand.data["source"] == f"BuildCores OpenDB (ODC-By), {RECORDS[key]['opendb_id']}"
     return cand
 
 
 def skip_reason(key: str, ctx: Any) -> str:
-    with pytest.raises(ib.Skip) as caught:
-        ib.MAPPERS[KIND_OF[key.split("-")[0]]](RECORDS[key], ctx)
+    with pytest.raises(Skip) as caught:
+        MAPPERS[KIND_OF[key.split("-")[0]]](RECORDS[key], ctx)
     return caught.value.reason
 
 
@@ -134,19 +141,19 @@ def test_generation_comes_from_other_records_of_the_chipset(ctx: Any) -> None:
     assert data["pcie_gen"] == 3  # turing, from the architecture table (no other 2080 SUPER record)
     assert "pcie_gen" in data["estimated"]
     assert data["power_limit_min"] == 125  # turing: max(125 W, 0.40 × 250 W)
-    links = ib.chipset_links([{"chipset": "GeForce RTX 2080 SUPER", "interface": "PCIe 3.0 x8"}])
-    assert ib.gpu_link(RECORDS["gpu-2080s"], links, ctx.chips.chips["rtx-2080-super"]) == (
+    links = chipset_links([{"chipset": "GeForce RTX 2080 SUPER", "interface": "PCIe 3.0 x8"}])
+    assert gpu_link(RECORDS["gpu-2080s"], links, ctx.chips.chips["rtx-2080-super"]) == (
         3, 8, ["pcie_gen", "pcie_lanes"])
 
 
 def test_power_limit_rule_by_architecture() -> None:
     def chip(arch: str, tdp: float) -> Any:
-        return ib.ChipInfo("c", 16, "GDDR7", tdp, arch)
-    assert ib.power_limits(chip("blackwell", 575), 575, False) == (400, 575)  # nvidia-smi: 400–600 W
-    assert ib.power_limits(chip("blackwell", 140), 140, True) == (70, 140)  # RTX PRO 4000: 70 W
-    assert ib.power_limits(chip("ampere", 450), 480, False) == (100, 480)  # board above the chip's tdp
-    assert ib.power_limits(chip("ada", 115), 115, False) == (115, 115)  # the floor is capped at tdp
-    assert ib.power_limits(chip("rdna3", 355), 355, False) == (320, 355)
+        return ChipInfo("c", 16, "GDDR7", tdp, arch)
+    assert power_limits(chip("blackwell", 575), 575, False) == (400, 575)  # nvidia-smi: 400–600 W
+    assert power_limits(chip("blackwell", 140), 140, True) == (70, 140)  # RTX PRO 4000: 70 W
+    assert power_limits(chip("ampere", 450), 480, False) == (100, 480)  # board above the chip's tdp
+    assert power_limits(chip("ada", 115), 115, False) == (115, 115)  # the floor is capped at tdp
+    assert power_limits(chip("rdna3", 355), 355, False) == (320, 355)
 
 
 def test_gpu_skips(ctx: Any) -> None:
@@ -155,24 +162,24 @@ def test_gpu_skips(ctx: Any) -> None:
     unknown = {**RECORDS["gpu-4090-fe"], "chipset": "Radeon RX 7900 XTX"}
     cases = [(small, "under 8 GB"), (no_plugs, "connectors missing"), (unknown, "not in gpu-chips")]
     for record, reason in cases:
-        with pytest.raises(ib.Skip, match=reason):
-            ib.map_gpu(record, ctx)
+        with pytest.raises(Skip, match=reason):
+            map_gpu(record, ctx)
 
 
 def test_a_6_pin_input_is_imported_as_pcie_6pin(ctx: Any) -> None:
     six_pin = {**RECORDS["gpu-2080s"], "power_connectors": {"pcie_6_pin": 1, "pcie_8_pin": 1}}
-    assert ib.map_gpu(six_pin, ctx).data["power_connectors"] == ["pcie-8pin", "pcie-6pin"]
+    assert map_gpu(six_pin, ctx).data["power_connectors"] == ["pcie-8pin", "pcie-6pin"]
 
 
 def test_chip_match_uses_memory_and_ignores_invalid_chips() -> None:
-    chips = ib.ChipIndex(CHIPS)
+    chips = ChipIndex(CHIPS)
     assert "broken" in chips.invalid
     assert chips.match("GeForce RTX 4060 Ti", 16, "GDDR6").id == "rtx-4060-ti-16gb"
     assert chips.match("GeForce RTX 4060 Ti 8 GB", 8, "GDDR6").id == "rtx-4060-ti-8gb"
     assert chips.match("GeForce RTX 3080 12 GB", 12, "GDDR6X").id == "rtx-3080-12gb"
-    with pytest.raises(ib.Skip, match="memory type"):
+    with pytest.raises(Skip, match="memory type"):
         chips.match("GeForce RTX 3090", 24, "GDDR6")
-    with pytest.raises(ib.Skip, match="memory size"):
+    with pytest.raises(Skip, match="memory size"):
         chips.match("GeForce RTX 3090", 12, "GDDR6X")
 
 
@@ -184,7 +191,7 @@ def test_psu_maps_connectors_and_marks_assumptions(ctx: Any) -> None:
     data = cand.data
     assert data["connectors"] == {"pcie-8pin": 6, "eps-8pin": 2}
     assert (data["efficiency"], data["atx_version"], data["ac_inlet"]) == ("80plus-platinum", "2.x", "c14")
-    big = ib.map_psu({**RECORDS["psu-ax860i"], "wattage": 1600}, ctx).data
+    big = map_psu({**RECORDS["psu-ax860i"], "wattage": 1600}, ctx).data
     assert big["ac_inlet"] == "c20" and "ac_inlet" in big["estimated"]
     assert data["estimated"] == ["atx_version", "ac_inlet"]
     assert "form_factor" not in data  # atx is the model default
@@ -194,14 +201,14 @@ def test_psu_atx_version_from_the_name(ctx: Any) -> None:
     data = mapped("psu-gsk", ctx).data
     assert data["atx_version"] == "3.1" and data["estimated"] == ["ac_inlet"]
     assert data["connectors"] == {"pcie-8pin": 4, "12vhpwr": 1, "eps-8pin": 2}
-    assert ib.psu_atx_version("FSP Group FSP300-60LG-5K Silver Flex ATX 300W") == ("2.x", True)
-    assert ib.psu_atx_version("MSI MAG A750GL PCIE5 Black 750W") == ("3.0", True)
+    assert psu_atx_version("FSP Group FSP300-60LG-5K Silver Flex ATX 300W") == ("2.x", True)
+    assert psu_atx_version("MSI MAG A750GL PCIE5 Black 750W") == ("3.0", True)
 
 
 def test_psu_without_connector_counts_is_skipped(ctx: Any) -> None:
     assert skip_reason("psu-cx600", ctx) == "connector counts missing"
-    with pytest.raises(ib.Skip, match="under 500 W"):
-        ib.map_psu({**RECORDS["psu-ax860i"], "wattage": 450}, ctx)
+    with pytest.raises(Skip, match="under 500 W"):
+        map_psu({**RECORDS["psu-ax860i"], "wattage": 450}, ctx)
 
 
 # -- cases ----------------------------------------------------------------------------------------------
@@ -275,33 +282,33 @@ def test_apu_is_skipped(ctx: Any) -> None:
 def test_duplicates_are_dropped_and_collisions_get_distinguishing_parts(ctx: Any) -> None:
     skipped: Counter[str] = Counter()
     cands = [mapped("cpu-7800x", ctx), mapped("cpu-7800x-again", ctx)]
-    assert len(ib.dedupe(cands, skipped)) == 1 and sum(skipped.values()) == 1
-    a = ib.Candidate("maker-model", {"name": "A"}, "aaaa1111-x", ("16gb", "black"))
-    b = ib.Candidate("maker-model", {"name": "B"}, "bbbb2222-x", ("16gb", "white"))
-    c = ib.Candidate("maker-model", {"name": "C"}, "cccc3333-x", ("8gb", "black"))
-    d = ib.Candidate("other", {"name": "D"}, "dddd4444-x", ("8gb",))
-    ids = ib.assign_ids([c, b, a, d])
+    assert len(dedupe(cands, skipped)) == 1 and sum(skipped.values()) == 1
+    a = Candidate("maker-model", {"name": "A"}, "aaaa1111-x", ("16gb", "black"))
+    b = Candidate("maker-model", {"name": "B"}, "bbbb2222-x", ("16gb", "white"))
+    c = Candidate("maker-model", {"name": "C"}, "cccc3333-x", ("8gb", "black"))
+    d = Candidate("other", {"name": "D"}, "dddd4444-x", ("8gb",))
+    ids = assign_ids([c, b, a, d])
     assert sorted(ids) == ["maker-model-16gb-black", "maker-model-16gb-white", "maker-model-8gb", "other"]
-    assert ids == ib.assign_ids([a, b, c, d])  # independent of input order
-    twins = ib.assign_ids([ib.Candidate("x-y", {}, "12345678-a", ()), ib.Candidate("x-y", {}, "87654321-b", ())])
+    assert ids == assign_ids([a, b, c, d])  # independent of input order
+    twins = assign_ids([Candidate("x-y", {}, "12345678-a", ()), Candidate("x-y", {}, "87654321-b", ())])
     assert sorted(twins) == ["x-y-12345678", "x-y-87654321"]
 
 
 def test_make_id_is_a_valid_kebab_id() -> None:
-    assert ib.make_id("be quiet!", [], ib.tokens("Dark Power 12 (rev. 1.0)™")) == "be-quiet-dark-power-12-rev-1-0"
-    assert ib.make_id("Sapphire", [], ib.tokens("Nitro+ Vapor-X")) == "sapphire-nitro-plus-vapor-x"
-    assert ib.make_id("X", [], ib.tokens("a b c d e f g h")) == "x-a-b-c-d-e-f"  # six tokens after the maker
-    assert ib.make_id("ASUS", ["rtx", "4090"], ["rog", "strix", "rog", "oc"]) == "asus-rtx-4090-rog-strix-oc"
+    assert make_id("be quiet!", [], tokens("Dark Power 12 (rev. 1.0)™")) == "be-quiet-dark-power-12-rev-1-0"
+    assert make_id("Sapphire", [], tokens("Nitro+ Vapor-X")) == "sapphire-nitro-plus-vapor-x"
+    assert make_id("X", [], tokens("a b c d e f g h")) == "x-a-b-c-d-e-f"  # six tokens after the maker
+    assert make_id("ASUS", ["rtx", "4090"], ["rog", "strix", "rog", "oc"]) == "asus-rtx-4090-rog-strix-oc"
 
 
 def test_render_round_trips_through_tomllib() -> None:
     entries = {"b-part": {"name": 'He said "hi"\\ \t\x7f é', "n": 2, "f": 111.15, "w": 3.0, "ok": True,
                           "list": ["pcie-8pin"], "table": {"12vhpwr": 1, "pcie-8pin": 2}},
                "a-part": {"name": "A"}}
-    text = ib.render("psu", entries)
+    text = render("psu", entries)
     assert tomllib.loads(text) == entries
     with pytest.raises(ValueError, match="bare"):
-        ib.render("psu", {"a.b": {}})
+        render("psu", {"a.b": {}})
     body = [line for line in text.splitlines() if not line.startswith("#")]
     assert body[0].startswith("a-part = {") and len(body) == 2
 
@@ -309,27 +316,29 @@ def test_render_round_trips_through_tomllib() -> None:
 def test_main_writes_valid_deterministic_files(tmp_path: Path) -> None:
     source = tmp_path / "src"
     (source / "open-db").mkdir(parents=True)
-    (source / "SOURCE.md").write_text(f"snapshot commit {ib.SNAPSHOT_COMMIT}\n")
+    (source / "SOURCE.md").write_text(f"snapshot commit {SNAPSHOT_COMMIT}\n")
     (source / "LICENSE.txt").write_text("ODC-By\n")
     for key, record in RECORDS.items():
-        folder = source / "open-db" / ib.SOURCE_DIRS[KIND_OF[key.split("-")[0]]]
+        folder = source / "open-db" / SOURCE_DIRS[KIND_OF[key.split("-")[0]]]
         folder.mkdir(exist_ok=True)
         (folder / f"{record['opendb_id']}.json").write_text(json.dumps(record))
     chips = tmp_path / "gpu-chips.toml"
-    chips.write_text(ib.render("gpu-chip", {k: v for k, v in CHIPS.items() if k != "broken"}))
+    chips.write_text(render("gpu-chip", {k: v for k, v in CHIPS.items() if k != "broken"}))
     out = tmp_path / "out"
     no_curated = tmp_path / "no-curated-parts"  # every record stands alone here (tests/test_catalog_identity.py
     no_curated.mkdir()                           # checks the matching to curated parts)
     args = ["--source", str(source), "--out", str(out), "--chips", str(chips), "--curated", str(no_curated)]
-    assert ib.main(args) == 0
+    assert main(args) == 0
     first = {p.name: p.read_bytes() for p in out.glob("*.toml")}
     assert sorted(first) == ["cases.toml", "cpus.toml", "gpus.toml", "motherboards.toml", "psus.toml"]
-    assert ib.main(args) == 0
+    assert main(args) == 0
     assert first == {p.name: p.read_bytes() for p in out.glob("*.toml")}
     assert not list(out.glob(".*.tmp"))
-    assert all((p.stat().st_mode & 0o777) == 0o644 for p in out.glob("*.toml"))
-    for kind, name in ib.KIND_FILES.items():
-        if kind in ib.MAPPERS:
+    umask = os.umask(0)
+    os.umask(umask)
+    assert all((p.stat().st_mode & 0o777) == 0o666 & ~umask for p in out.glob("*.toml"))  # as a plain write makes
+    for kind, name in KIND_FILES.items():
+        if kind in MAPPERS:
             for part_id, data in tomllib.loads(first[name].decode()).items():
                 KIND_MODELS[kind].model_validate({**data, "id": part_id})
     gpus = tomllib.loads(first["gpus.toml"].decode())
@@ -349,4 +358,4 @@ def test_main_writes_valid_deterministic_files(tmp_path: Path) -> None:
 def test_refuses_another_snapshot(tmp_path: Path) -> None:
     (tmp_path / "SOURCE.md").write_text("snapshot commit 0000\n")
     with pytest.raises(SystemExit):
-        ib.check_snapshot(tmp_path)
+        check_snapshot(tmp_path)

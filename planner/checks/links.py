@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from planner.checks.context import Context
-from planner.physics import params
+from planner.placement import params as placement_params
 from planner.placement.layout import Layout
 from planner.placement.mounts import GpuMount
 
@@ -20,7 +20,7 @@ def lane_bandwidth(gen: int) -> float:
     """GB/s per lane and direction: Gen1 0.25, Gen2 0.5, then 0.985 (Gen3) doubling each generation."""
     if gen <= 2:
         return 0.25 * gen
-    return params.PCIE_GEN3_LANE_BANDWIDTH.value * 2 ** (gen - 3)
+    return placement_params.PCIE_GEN3_LANE_BANDWIDTH.value * 2 ** (gen - 3)
 
 
 def cost(lanes: int, full: int, gen: int) -> str:

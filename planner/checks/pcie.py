@@ -16,7 +16,7 @@ from planner.checks.links import lane_bandwidth, linked_mounts
 from planner.checks.registry import check
 from planner.fmt import names
 from planner.models.parts import Cpu
-from planner.physics import params
+from planner.placement import params as placement_params
 from planner.placement.layout import Layout, SwitchSite, layout_of, uplink_gen
 from planner.placement.mounts import GpuMount
 
@@ -58,7 +58,7 @@ def cpu_lanes(ctx: Context) -> list[Finding]:
             findings.append(finding)
     chipset_fed = [m for m in mounts if sites[m.gpu].source == "chipset"]
     if len(chipset_fed) > 1:
-        uplink = int(params.CHIPSET_UPLINK_LANES.value)
+        uplink = int(placement_params.CHIPSET_UPLINK_LANES.value)
         gen = min(int(m.gen or 3) for m in chipset_fed)
         findings.append(Finding(
             code="pcie.cpu-lanes", severity="info",

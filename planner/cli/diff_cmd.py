@@ -38,7 +38,7 @@ def run_diff(args: argparse.Namespace) -> int:
 
 def _parts(build: ResolvedBuild) -> Counter[str]:
     """Each part id of the build's parts list and how many of it."""
-    from planner.export.parts import parts_list
+    from planner.build.parts_list import parts_list
 
     counts: Counter[str] = Counter()
     for row in parts_list(build):

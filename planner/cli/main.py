@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import importlib
-import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -524,50 +522,3 @@ def _unknown_options(parser: argparse.ArgumentParser, args: argparse.Namespace, 
                 values[v] for v in difflib.get_close_matches(word.lstrip("-"), list(values), n=1, cutoff=0.7)]
         hints.append(f"{word[:40]} (did you mean {close[0]}?)" if close else word[:40])
     command.error(f"unrecognized arguments: {' '.join(hints)}")
-
-
-def entry_point() -> None:
-    # Loading pydantic, the models and the command's modules creates ~100,000 objects that live as long as
-    # the process and triggers ~75 garbage collections (~13 ms), and at exit Python scans them all once
-    # more. None of them is garbage: collection is off while the command loads, then everything loaded is
-    # frozen (never scanned again) and collection resumes for the run itself, long ones (the TUI) included.
-    gc.disable()
-    # The CLI uses no pydantic plugins; looking for them scans every installed distribution's entry
-    # points, ~30 ms of every cold start.
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    sys.exit(main(loading=_defer_metadata_import, loaded=_collect_from_here))
-
-
-def _collect_from_here() -> None:
-    gc.freeze()
-    gc.enable()
-
-
-def _defer_metadata_import() -> None:
-    """pydantic's plugin loader imports importlib.metadata (with email, zipfile, csv…: ~20 ms, a fifteenth
-    of a cold `planner check`) as it loads, although it only calls `entry_points()` when plugins are on,
-    which the CLI switches off. Load that module against a stand-in whose `entry_points` imports the real
-    importlib.metadata on its first call, so a plugin lookup, if one is ever made, still works. A pydantic
-    whose loader wants more of importlib.metadata fails to load against the stand-in and is then loaded
-    the ordinary way, on first use."""
-    if "importlib.metadata" in sys.modules or "pydantic.plugin._loader" in sys.modules:
-        return
-    import types
-
-    import pydantic.plugin  # noqa: F401  # its own imports see the real modules
-
-    def entry_points(**selection: Any) -> Any:
-        import importlib.metadata
-
-        return importlib.metadata.entry_points(**selection)
-
-    stand_in = types.ModuleType("importlib.metadata")
-    stand_in.entry_points = entry_points  # type: ignore[attr-defined]
-    sys.modules["importlib.metadata"] = stand_in
-    try:
-        importlib.import_module("pydantic.plugin._loader")
-    except ImportError:
-        pass
-    finally:
-        if sys.modules.get("importlib.metadata") is stand_in:
-            del sys.modules["importlib.metadata"]

@@ -17,7 +17,8 @@ When the demand cannot flow, networkx's maximum flow and minimum cut name the sa
 wall: a circuit, a PSU, or a plug group. Both are relaxations (a card's watts may split over PSUs here), so
 when both flows get through, the bottleneck is the indivisibility of cards, which the caller words itself.
 
-networkx costs ~0.25 s to import: this module is only imported when a multi-PSU build has no working split.
+Only imported when a multi-PSU build has no working split (networkx stays off the ordinary check's path:
+docs/architecture.md, "Start-up").
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@
   on the next card down (no free slot) also breathes a share of that card's exhaust. The graph (card →
   cards above it) is walked in topological order, so each card's inlet is known from the cards below it,
   including their throttled power. It is built and walked on every check, so it uses the standard
-  library's `graphlib` rather than networkx, whose import alone (~0.25 s) would eat the whole cold-start
-  budget of `planner check`; a DAG of at most 16 cards needs nothing more.
+  library's `graphlib`, not networkx (docs/architecture.md, "Start-up"); a DAG of at most 16 cards needs
+  nothing more.
 * **Cards.** T = T_inlet + P × R_th with R_th = (rise at the card's default power, by cooler type) / tdp,
   times a penalty when sandwiched. Near its temperature target a card raises its fans and then lowers its
   clocks, so above the target the model reports the power it settles at (holding the target) instead of

@@ -8,8 +8,8 @@ Modules: `layout` (the slot/mount model from the catalogs), `solver` (the exact 
 (the records), `from_build` (from a build to its Placement), `explain` (why a GPU gets no mount, with
 the counts), `tree` (the PCIe tree as a networkx graph, for riser findings and `planner place`),
 `diagram` (the text slot diagram).
-networkx stays off the path of an ordinary `planner check` (its import alone costs ~0.25 s): the solver
-and the lane arithmetic are plain Python, and tests hold the tree's links equal to theirs.
+networkx stays off the path of an ordinary `planner check` (docs/architecture.md, "Start-up"): the
+solver and the lane arithmetic are plain Python, and tests hold the tree's links equal to theirs.
 """
 
 

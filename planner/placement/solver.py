@@ -25,8 +25,7 @@ never more "used" triggers ahead than cards left to fill them. Past `STATE_BUDGE
 with PlacementTooLarge (a clear message, never a guess). Tests compare the result with brute force over
 every assignment.
 
-Plain Python, no networkx: it runs on every `planner check`, where importing networkx (~0.25 s) is not
-affordable.
+Plain Python, no networkx: it runs on every `planner check` (docs/architecture.md, "Start-up").
 """
 
 
@@ -35,7 +34,7 @@ from functools import cache
 from typing import NamedTuple
 
 from planner.errors import InputError
-from planner.physics import params
+from planner.placement import params
 from planner.placement.layout import CardNeed, Layout, covered, slot_lanes
 
 #: Compared as a whole, larger is better: (placed, lanes, cooling, tie-break).

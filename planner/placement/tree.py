@@ -7,10 +7,10 @@ joined by a lane-sharing rule hang off one root port (the rule splits that port'
 connected components of the sharing rules. Slots behind a PCIe switch hang off the switch's node, which
 holds its upstream link: the card's link ends at the switch, the uplink is shared by everything below it.
 
-Why networkx only here: `import networkx` costs ~0.25 s, more than a whole `planner check` may take
-(SPEC §10). The solver and the lane arithmetic that every check run needs are plain Python
-(planner/placement/solver.py, layout.py); this tree is built for what needs the paths — the riser checks
-(only for builds with risers), `planner place` and its diagram — and a test holds the two in agreement.
+Why networkx only here (docs/architecture.md, "Start-up"): the solver and the lane arithmetic that every
+check run needs are plain Python (planner/placement/solver.py, layout.py); this tree is built for what
+needs the paths — the riser checks (only for builds with risers), `planner place` and its diagram — and a
+test holds the two in agreement.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from planner.build.resolve import ResolvedBuild
-from planner.physics import params
+from planner.placement import params as placement_params
 from planner.placement.layout import Layout, layout_of, slot_lanes, uplink_gen
 from planner.placement.mounts import Placement
 
@@ -48,7 +48,7 @@ def pcie_tree(build: ResolvedBuild, placement: Placement) -> nx.DiGraph:
     chipset_slots = [s for s in layout.slots if s.source == "chipset"]
     if chipset_slots:
         tree.add_node(CHIPSET, kind="chipset", label=build.motherboard.chipset or "chipset",
-                      lanes=int(params.CHIPSET_UPLINK_LANES.value),
+                      lanes=int(placement_params.CHIPSET_UPLINK_LANES.value),
                       gen=min(build.cpu.pcie_gen, max(s.gen for s in chipset_slots)))
         tree.add_edge(CPU, CHIPSET)
     for switch in layout.switches:

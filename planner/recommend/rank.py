@@ -256,7 +256,7 @@ def _first_fitting(cards: list[Card], count: int, fit: BuildFit, broken: dict[st
 
 
 def _rest_of_build_price(fit: BuildFit) -> float:
-    from planner.export.parts import parts_list
+    from planner.build.parts_list import parts_list
 
     return sum(r.line_total or 0.0 for r in parts_list(fit.original) if r.kind != "gpu")
 
