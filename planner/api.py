@@ -1,4 +1,5 @@
-"""The core's entry points for the faces: load a build file, check it, report."""
+"""The core's entry points for the faces: load a build file, check it, report; and the public types,
+errors and number formatting a face shows (with planner.session, all that a face imports)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,17 @@ from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
 from planner.checks import Context, Settings, run_checks
+from planner.checks.findings import Change, Finding, Fix
+from planner.errors import CatalogError, InputError, PlannerError
+from planner.fmt import num, printable, usd, watts
 from planner.models.build import Region
+from planner.models.parts import Part
 from planner.report import Report, make_report
+
+__all__ = [
+    "Catalog", "CatalogError", "Change", "Finding", "Fix", "InputError", "Part", "PlannerError", "Region", "Report",
+    "ResolvedBuild", "Settings", "check_build", "check_file", "load_build", "num", "printable", "usd", "watts",
+]
 
 
 def load_build(path: Path, catalog: Catalog, region: Region | None = None) -> ResolvedBuild:

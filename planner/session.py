@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import tomlkit
 from tomlkit.items import AoT, Array, InlineTable, Table
@@ -22,6 +22,41 @@ from planner.checks import Change, Settings
 from planner.errors import InputError, PlannerError
 from planner.fileio import atomic_write
 from planner.report import Report
+from planner.session_tools import (
+    EXPORT_SUFFIXES,
+    POWER_LIMIT_FAMILIES,
+    Tuning,
+    complete,
+    export_build,
+    export_format,
+    gpu_memory,
+    key_figures,
+    open_catalog,
+    optimise,
+    part_kind,
+    part_power,
+    part_summary,
+    perf_per_dollar,
+    power_limit_codes,
+    recommend_gpus,
+    save_recovery,
+    slot_diagram,
+    tuning,
+    workload_models,
+)
+
+if TYPE_CHECKING:  # the answers' types, for a face's annotations (their modules load on first use)
+    from planner.optimize import Plan as Plan
+    from planner.recommend.rank import Recommendation as Recommendation
+    from planner.solve import SolveResult as SolveResult
+
+#: The session and what a face does with it (planner/session_tools.py): with planner.api, all a face imports.
+__all__ = [
+    "EXPORT_SUFFIXES", "NEW_BUILD", "POWER_LIMIT_FAMILIES", "REQUIRED", "SINGLE_PARTS", "BuildSession", "CheckResult",
+    "PartRow", "PendingCheck", "Tuning", "complete", "export_build", "export_format", "gpu_memory", "key_figures",
+    "open_catalog", "optimise", "part_kind", "part_power", "part_summary", "perf_per_dollar", "power_limit_codes",
+    "recommend_gpus", "save_recovery", "slot_diagram", "tuning", "workload_models",
+]
 
 #: What a build needs before it can be checked, in the order a builder usually picks them.
 REQUIRED = ("gpu", "case", "motherboard", "cpu", "psu")
@@ -49,6 +84,37 @@ class PartRow(NamedTuple):
     part: str  # catalog id, or the inline part's name
     quantity: int
     detail: str  # power limit, circuit… whatever distinguishes the entry
+
+
+class PendingCheck(NamedTuple):
+    """A build's content taken at one moment, checked by `run` (in a worker thread if need be)."""
+
+    data: dict[str, Any]
+    text: str
+    label: str
+    missing: list[str]
+    catalog: Catalog
+    settings: Settings
+
+    def run(self) -> CheckResult:
+        """Validate, resolve and check; a bug in the planner is the result's problem, not an exception."""
+        from planner.build.buildfile import validate, validate_unfinished
+        from planner.build.resolve import resolve
+
+        data, text, label, missing = self.data, self.text, self.label, self.missing
+        try:
+            tomlfile.check_values(data, text, label)
+            if missing:
+                validate_unfinished(data, text, label, missing)
+                return CheckResult(None, None, missing, None)
+            spec = validate(data, text, label)
+            build = resolve(spec, data, self.catalog, label=label, text=text, region=self.settings.region)
+            return CheckResult(check_build(build, self.catalog, self.settings), build, [], None)
+        except PlannerError as error:  # among them: a placement too large to search
+            return CheckResult(None, None, missing, str(error))
+        except Exception as error:
+            return CheckResult(None, None, missing, f"internal error ({type(error).__name__}: {error}); this is a"
+                               " bug in the planner, please report it with this build")
 
 
 @dataclass
@@ -115,24 +181,22 @@ class BuildSession:
     def check(self) -> CheckResult:
         """Validate, resolve and check the build as it is now (what the TUI does on every edit). A bug in
         the planner is the result's problem, not an exception that would end the session."""
-        from planner.build.buildfile import validate
-        from planner.build.resolve import resolve
+        return self.pending_check().run()
 
-        missing = self.missing()
+    def pending_check(self) -> PendingCheck:
+        """The build as it is now, to check later or in another thread: later edits do not reach it."""
+        return PendingCheck(self.data(), self.text(), self._label(), self.missing(), self.catalog, self.settings)
+
+    def file_problem(self) -> str | None:
+        """An error in a build that still lacks parts (an unknown key, a bad value): the file's own
+        validation, leaving out only the complaint that required parts are missing."""
+        from planner.build.buildfile import validate
+
         try:
-            if missing:
-                self.validate()
-                return CheckResult(None, None, missing, None)
-            data, text, label = self.data(), self.text(), self._label()
-            tomlfile.check_values(data, text, label)
-            spec = validate(data, text, label)
-            build = resolve(spec, data, self.catalog, label=label, text=text, region=self.settings.region)
-            return CheckResult(check_build(build, self.catalog, self.settings), build, [], None)
-        except PlannerError as error:  # among them: a placement too large to search
-            return CheckResult(None, None, missing, str(error))
-        except Exception as error:
-            return CheckResult(None, None, missing, f"internal error ({type(error).__name__}: {error}); this is a"
-                               " bug in the planner, please report it with this build")
+            validate(self.data(), self.text(), self._label())
+        except InputError as error:
+            return None if str(error).endswith("required key is missing") else str(error)
+        return None
 
     def _label(self) -> str:
         return str(self.path or "new build")
@@ -155,6 +219,44 @@ class BuildSession:
             rows.append(PartRow("circuit", f"circuit[{i}]", _label(circuit.get("outlet")), 1,
                                 str(circuit.get("name", ""))))
         return rows
+
+    # -- what a face does with it (planner/session_tools.py) ---------------------------------------------
+    def power_limit_codes(self) -> frozenset[str]:
+        """The finding codes a GPU's power limit can change (what the tuner shows after each step)."""
+        return power_limit_codes()
+
+    def tuning(self, spec_index: int, build: ResolvedBuild | None = None) -> Tuning | None:
+        """The tuner's view of the `[[gpu]]` entry `spec_index` in `build` (its last check), or in a check
+        run now; None when the build cannot be checked yet."""
+        build = build if build is not None else self.check().build
+        return tuning(build, spec_index) if build is not None else None
+
+    def optimise(self, build: ResolvedBuild | None = None) -> Plan | None:
+        """Apply the optimiser's power limits to the build (`build`: its last check, else it is checked now);
+        the plan says what they clear and cost. None when the build cannot be checked yet."""
+        build = build if build is not None else self.check().build
+        if build is None:
+            return None
+        plan = optimise(build, self.catalog, self.settings)
+        self.apply(list(plan.changes))
+        return plan
+
+    def complete(self) -> SolveResult:
+        """The solver's completion of the build (not applied: `replace` with its `build_toml` applies it as
+        one undoable edit). Slow on the full catalogs: a face runs it in a worker."""
+        return complete(self.text(), self._label(), self.catalog, self.settings.region)
+
+    def export(self, path: Path, build: ResolvedBuild | None = None) -> None:
+        """Write the parts list or power-limit script `path`'s suffix asks for (never over a file); InputError
+        when the build cannot be checked yet."""
+        build = build if build is not None else self.check().build
+        if build is None:
+            raise InputError("the build is not complete yet: complete it before exporting its parts list")
+        export_build(build, path)
+
+    def save_recovery(self) -> Path:
+        """Keep the unsaved build in a new recovery file beside it (or in the user's state directory)."""
+        return save_recovery(self.text(), self.path)
 
     # -- editing -----------------------------------------------------------------------------------------
     def apply(self, changes: list[Change]) -> None:

@@ -73,7 +73,7 @@ def check_values(data: dict[str, Any], text: str, label: str, error: type[InputE
     if _plausible(data):
         return
     for path, problem in _problems(data, ()):
-        from planner.build.tomlpos import line_of
+        from planner.tomlpos import line_of
         from planner.validation import location
 
         raise error(f"{location(path)}: {problem}" if path else problem, file=label, line=line_of(text, path))

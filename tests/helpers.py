@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from planner.api import check_build
 from planner.build.buildfile import loads
@@ -42,3 +43,19 @@ def findings(text: str, code: str) -> list[Finding]:
 
 def gpus(part: str, count: int = 1, extra: str = "") -> str:
     return f'[[gpu]]\npart = "{part}"\ncount = {count}\n{extra}\n'
+
+
+async def settle(pilot: Any) -> None:
+    """Wait until the app's workers have ended and what they posted has been handled, including workers
+    started by those messages (a tuner's stale check starts the next one, cancelling the ended one)."""
+    from textual.worker import WorkerCancelled
+
+    for _ in range(100):
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            continue
+        await pilot.pause()
+        if all(worker.is_finished for worker in pilot.app.workers):
+            return
+    raise AssertionError("the app's workers never settled")

@@ -194,7 +194,7 @@ def test_an_invalid_entry_is_reported_again_from_a_warm_cache(tmp_path: Path, mo
 
 def test_a_warm_cache_builds_parts_without_reading_the_raw_tables(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from planner import catalog_cache
+    from planner.catalog import cache as catalog_cache
 
     monkeypatch.setenv("PLANNER_CACHE_DIR", str(tmp_path / "cache"))
     Catalog([builtin_dir()]).get("gpu", "nvidia-rtx-3090-fe")

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from planner import catalog_cache
 from planner.catalog import Catalog, builtin_dir
+from planner.catalog import cache as catalog_cache
 
 PSU = """
 [lab-psu]

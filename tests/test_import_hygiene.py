@@ -10,6 +10,7 @@ from conftest import EXAMPLES
 
 CORE_MODULES = [
     "planner", "planner.api", "planner.catalog", "planner.checks", "planner.report", "planner.build.resolve",
+    "planner.catalog.lookup", "planner.catalog.prices",  # `import planner.catalog` alone loads neither
     "planner.export.formats", "planner.schema", "planner.describe", "planner.cli.main", "planner.cli.check_cmd",
     "planner.cli.catalog_cmd", "planner.cli.misc_cmd",
 ]

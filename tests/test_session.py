@@ -93,11 +93,9 @@ def test_a_build_with_a_bad_id_reports_the_problem_instead_of_a_report(session: 
 
 
 def test_a_crashed_sessions_unsaved_build_is_kept_beside_the_original(session: BuildSession) -> None:
-    from tui.cli import save_recovery
-
     original = session.path.read_text()  # type: ignore[union-attr]
     session.set_field("gpu[0].count", 2)
-    saved = save_recovery(session)
+    saved = session.save_recovery()
     assert saved.name == "build.recovered.toml"
     assert "count = 2" in saved.read_text()
     assert session.path.read_text() == original  # type: ignore[union-attr]

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planner.catalog import Catalog
+from planner.catalog.prices import load_prices
 from planner.checks import REGISTRY
 from planner.models.parts import Psu, Riser
-from planner.prices import load_prices
 from planner.solve import parse_partial, read_partial, solve
 from planner.solve.complete import Completion, RiserPlan
 from planner.solve.partial import Partial

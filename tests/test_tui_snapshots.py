@@ -14,7 +14,7 @@ import pytest
 from tui.app import make_app
 
 from conftest import ROOT
-from helpers import TEST_CATALOG
+from helpers import TEST_CATALOG, settle
 
 BUILD = Path("tests/data/tui-build.toml")  # relative: the path is shown in the header
 SIZES = [(120, 40), (80, 24)]
@@ -39,9 +39,16 @@ def test_catalog_picker(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(_app(), press=["a", "3", "0", "9", "0"], terminal_size=size)
 
 
+async def _tune_down_twice(pilot: Any) -> None:
+    """Two steps down, then the effect: the tuner re-checks the build in a worker."""
+    await pilot.pause()  # as snap_compare does before its key presses
+    await pilot.press("t", "left", "left")
+    await settle(pilot)
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_power_limit_tuner(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(_app(), press=["t", "left", "left"], terminal_size=size)
+    assert snap_compare(_app(), run_before=_tune_down_twice, terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -18,13 +18,11 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header
 
-from planner.catalog import Catalog
-from planner.errors import PlannerError
-from planner.fmt import printable
-from planner.session import SINGLE_PARTS, BuildSession, CheckResult
+from planner.api import Catalog, PlannerError, printable
+from planner.session import SINGLE_PARTS, BuildSession, CheckResult, part_kind
 from tui.screens.complete import CompleteBuild
 from tui.screens.dialogs import AskPath, Confirm, QuitDialog, ShowError
-from tui.screens.picker import CatalogPicker
+from tui.screens.picker import CatalogPicker, Picked
 from tui.screens.tuner import Tuner
 from tui.screens.wizard import Choice, Wizard
 from tui.widgets.findings import FindingsPanel
@@ -102,7 +100,7 @@ class PlannerApp(App[None]):
     def recheck(self) -> None:
         """Check the build as it is now and show the result everywhere (runs after every edit)."""
         self.result = result = self.session.check()
-        problem = result.problem or (self._file_problem() if result.missing else None)
+        problem = result.problem or (self.session.file_problem() if result.missing else None)
         # each panel redraws only when its own data changed (an edit shows within a frame)
         self.query_one(PartsList).show(self.session.rows(), result.missing)
         notes = []
@@ -119,18 +117,6 @@ class PlannerApp(App[None]):
         self.title = printable(f"{name} — {verdict}")
         where = str(self.session.path) if self.session.path else "unsaved"
         self.sub_title = printable(where) + (" *" if self.session.dirty else "")
-
-    def _file_problem(self) -> str | None:
-        """An error in a build that still lacks parts (an unknown key, a bad value): the file's own
-        validation, leaving out only the complaint that required parts are missing."""
-        from planner.build.buildfile import validate
-        from planner.errors import InputError
-
-        try:
-            validate(self.session.data(), self.session.text(), str(self.session.path or "new build"))
-        except InputError as error:
-            return None if str(error).endswith("required key is missing") else str(error)
-        return None
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
@@ -173,11 +159,11 @@ class PlannerApp(App[None]):
         picker_kind = "outlet" if kind == "circuit" else kind
         self.push_screen(CatalogPicker(self.session.catalog, picker_kind), self._added)
 
-    def _added(self, part_id: str | None) -> None:
-        if part_id is None:
+    def _added(self, picked: Picked | None) -> None:
+        if picked is None:
             return
-        picker = self.screen_stack[-1] if isinstance(self.screen_stack[-1], CatalogPicker) else None
-        kind = self._kind_of(part_id, picker)
+        part_id = picked.part_id
+        kind = part_kind(self.session.catalog, part_id) or picked.kind
         if kind in SINGLE_PARTS:
             self.session.set_part(kind, part_id)
         elif kind == "outlet":
@@ -189,11 +175,6 @@ class PlannerApp(App[None]):
             return
         self.recheck()
 
-    def _kind_of(self, part_id: str, picker: CatalogPicker | None) -> str:
-        for kind, _ in self.session.catalog.find(part_id):
-            return kind
-        return picker.kind if picker else "gpu"
-
     def action_change(self) -> None:
         path = self._selected()
         if not path or path.startswith("missing:"):
@@ -202,9 +183,10 @@ class PlannerApp(App[None]):
         kind = path.split("[")[0]
         picker_kind = "outlet" if kind == "circuit" else kind
 
-        def changed(part_id: str | None) -> None:
-            if part_id is None:
+        def changed(picked: Picked | None) -> None:
+            if picked is None:
                 return
+            part_id = picked.part_id
             if kind in SINGLE_PARTS:
                 self.session.set_part(kind, part_id)
             else:
@@ -251,16 +233,13 @@ class PlannerApp(App[None]):
             self.notify("Add a GPU first.", severity="warning")
             return
         index = int(path[4:-1]) if path.startswith("gpu[") else 0
-        self.push_screen(Tuner(self.session, index), lambda _kept: self.recheck())
+        self.push_screen(Tuner(self.session, index, self.result), lambda _kept: self.recheck())
 
     def action_optimise(self) -> None:
-        from planner.optimize import optimize
-
-        if self.result is None or self.result.build is None:
+        plan = self.session.optimise(self.result.build) if self.result and self.result.build else None
+        if plan is None:
             self.notify("Complete the build first.", severity="warning")
             return
-        plan = optimize(self.result.build, self.session.catalog, self.session.settings)
-        self.session.apply(list(plan.changes))
         self.recheck()
         self.notify(plan.description, title="optimiser")
 
@@ -360,17 +339,12 @@ class PlannerApp(App[None]):
         def chosen(name: str | None) -> None:
             if not name:
                 return
-            from planner.export.formats import export
-            from planner.fileio import atomic_write
-
             path = Path(name).expanduser()
-            fmt = {".md": "md", ".csv": "csv", ".json": "json", ".sh": "nvidia-smi",
-                   ".service": "systemd"}.get(path.suffix, "text")
             if self.result is None or self.result.build is None:
                 self.push_screen(ShowError("Complete the build before exporting its parts list."))
                 return
             try:
-                atomic_write(path, export(self.result.build, fmt), force=False)
+                self.session.export(path, self.result.build)
             except PlannerError as error:
                 self.push_screen(ShowError(f"Not exported: {error}"))
                 return

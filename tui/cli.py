@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from planner.cli.common import catalog_from
-from planner.errors import PlannerError
-from planner.fmt import printable
-from planner.session import BuildSession
+from planner.api import CatalogError, PlannerError, printable
+from planner.session import BuildSession, open_catalog
 
 
 def run(args: argparse.Namespace) -> int:
     from tui.app import make_app
 
-    app = make_app(args.file, catalog_from(args))
+    # the user's prices and --prices, as every command where prices matter (the parser gives `prices`)
+    catalog = open_catalog(args.catalog, getattr(args, "prices", None), on_skip=_warn_skipped)
+    app = make_app(args.file, catalog)
     try:
         app.run()
     finally:
@@ -24,21 +23,21 @@ def run(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
+def _warn_skipped(problem: CatalogError) -> None:
+    """A broken file in the per-user catalog directory is skipped; say so once, on stderr (as every command)."""
+    print(f"planner: warning: {printable(str(problem))}; skipped this file of your catalog directory",
+          file=sys.stderr)
+
+
 def _recover(session: BuildSession) -> None:
-    """Keep the unsaved build of a session that ended with an error; as a last resort print it."""
+    """Keep the unsaved build of a session that ended with an error (planner/recovery.py: beside the build,
+    or in the user's state directory; never over the build or an earlier recovery file); as a last resort
+    print it."""
     try:
-        saved = save_recovery(session)
+        saved = session.save_recovery()
     except PlannerError as error:
         print(f"planner: the session ended with an error and {printable(str(error))}; here it is:\n",
               file=sys.stderr)
         print(session.text(), file=sys.stderr)
         return
     print(printable(f"planner: the session ended with an error; your unsaved build is in {saved}"), file=sys.stderr)
-
-
-def save_recovery(session: BuildSession) -> Path:
-    """Write the unsaved build to a new recovery file (planner/recovery.py: beside the build, or in the
-    user's state directory when that is not writable; never over the build or an earlier recovery file)."""
-    from planner.recovery import save_recovery as save
-
-    return save(session.text(), session.path)

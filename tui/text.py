@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from planner.fmt import printable
+from planner.api import printable
 
 
 def plain(value: object, style: str = "", *, newlines: bool = False) -> Text:
     """`value` as a rich Text: its markup left as it is, its control and bidi characters escaped
-    (planner.fmt.printable); `newlines=True` for a block of lines the planner made, such as a diagram."""
+    (planner.api.printable); `newlines=True` for a block of lines the planner made, such as a diagram."""
     return Text(printable(str(value), newlines=newlines), style=style)

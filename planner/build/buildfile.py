@@ -120,7 +120,7 @@ def _raise_first(details: list[ErrorDetails], text: str, label: str) -> NoReturn
         text_message = unknown_key_message(loc, _allowed_keys(loc))
     elif len(loc) == 1 and loc[0] in ("gpu", "psu", "circuit"):
         text_message = _array_of_tables_message(str(loc[0]), detail) or text_message
-    from planner.build.tomlpos import line_of
+    from planner.tomlpos import line_of
 
     raise InputError(text_message, file=label, line=line_of(text, loc), key=location(loc)) from None
 

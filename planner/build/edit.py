@@ -1,13 +1,19 @@
-"""Edit a build's data at a key path (`gpu[0].power_limit`): used to apply and verify fixes."""
+"""Edit a build's data at a key path (`gpu[0].power_limit`): used to apply and verify fixes. A `Change` is
+one such edit; a fix (planner/checks/findings.py) is a list of them."""
 
 from __future__ import annotations
 
 import itertools
 import re
 from collections.abc import Iterable, MutableMapping, MutableSequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from planner.checks.findings import Change
+class Change(NamedTuple):
+    """One edit of the build file: set `value` at the key path `path` (`gpu[0].power_limit`, `case`)."""
+
+    path: str
+    value: Any
+
 
 _TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 

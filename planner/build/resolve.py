@@ -11,10 +11,10 @@ from typing import Any, NamedTuple, TypeVar
 from pydantic import ValidationError
 
 from planner.catalog import Catalog, did_you_mean
+from planner.catalog.prices import PriceOrigin
 from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.build import BuildFile, Extras, Region, Workload
 from planner.models.parts import KIND_MODELS, Case, Cpu, GpuBoard, GpuChip, Motherboard, Outlet, Part, Psu, Riser
-from planner.prices import PriceOrigin
 from planner.validation import location, message
 
 P = TypeVar("P", bound=Part)
@@ -92,7 +92,7 @@ class Resolver:
         self.price_origins: dict[str, PriceOrigin] = {}
 
     def error(self, msg: str, loc: tuple[str | int, ...]) -> InputError:
-        from planner.build.tomlpos import line_of
+        from planner.tomlpos import line_of
 
         line = line_of(self.text, loc) if self.text else None
         return InputError(msg, file=self.label, line=line, key=location(loc))

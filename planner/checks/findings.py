@@ -4,15 +4,10 @@ and the TUI re-checks on every edit); the text, JSON and TUI renderers format th
 
 from typing import Any, Literal, NamedTuple
 
+from planner.build.edit import Change as Change  # re-exported: a fix is a list of build edits
+
 Severity = Literal["error", "warning", "info"]
 SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
-
-
-class Change(NamedTuple):
-    """One edit of the build file: set `value` at the key path `path` (`gpu[0].power_limit`, `case`)."""
-
-    path: str
-    value: Any
 
 
 class Fix(NamedTuple):

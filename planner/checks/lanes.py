@@ -21,7 +21,7 @@ from planner.checks.registry import check
 from planner.checks.slots import estimated_note
 from planner.fmt import names
 from planner.models.parts import Cpu
-from planner.physics import params
+from planner.placement import params as placement_params
 from planner.placement.layout import Layout, SwitchSite, layout_of, need_of, slot_lanes, uplink_gen
 from planner.placement.mounts import GpuMount
 
@@ -32,7 +32,7 @@ def lane_bandwidth(gen: int) -> float:
     """GB/s per lane and direction: Gen1 0.25, Gen2 0.5, then 0.985 (Gen3) doubling each generation."""
     if gen <= 2:
         return 0.25 * gen
-    return params.PCIE_GEN3_LANE_BANDWIDTH.value * 2 ** (gen - 3)
+    return placement_params.PCIE_GEN3_LANE_BANDWIDTH.value * 2 ** (gen - 3)
 
 
 def cost(lanes: int, full: int, gen: int) -> str:
@@ -173,7 +173,7 @@ def cpu_lanes(ctx: Context) -> list[Finding]:
             findings.append(finding)
     chipset_fed = [m for m in mounts if sites[m.gpu].source == "chipset"]
     if len(chipset_fed) > 1:
-        uplink = int(params.CHIPSET_UPLINK_LANES.value)
+        uplink = int(placement_params.CHIPSET_UPLINK_LANES.value)
         gen = min(int(m.gen or 3) for m in chipset_fed)
         findings.append(Finding(
             code="pcie.cpu-lanes", severity="info",

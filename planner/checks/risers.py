@@ -18,7 +18,7 @@ from planner.checks.lanes import lane_bandwidth
 from planner.checks.registry import check
 from planner.fmt import mm, names
 from planner.models.parts import Riser
-from planner.physics import params
+from planner.placement import params as placement_params
 from planner.placement.explain import shortfall
 from planner.placement.from_build import problem_of
 from planner.placement.solver import Problem, solve_within
@@ -31,8 +31,8 @@ def riser_problem(riser: Riser, gen: int, validated: bool = False) -> str | None
         return f"the riser is rated for PCIe {riser.pcie_gen}.0 only"
     if gen >= 5 and riser.signal != "retimer":
         return f"PCIe {gen}.0 through a {riser.signal} riser has almost no signal margin (a retimer resets it)"
-    if gen > params.RISER_RIBBON_MAX_GEN.value and riser.signal == "passive" and riser.construction == "ribbon" \
-            and not validated:
+    ribbon = riser.signal == "passive" and riser.construction == "ribbon"
+    if gen > placement_params.RISER_RIBBON_MAX_GEN.value and ribbon and not validated:
         # only PCIe 4.0 reaches here (5.0 and up needs a retimer above), and the evidence is about 4.0
         return (f"it is a {mm(riser.length)} passive ribbon riser, and ribbons sold for PCIe 4.0 have failed at that "
                 "speed in documented builds (AER/WHEA errors, crashes, a 6-card WRX80 rig that booted only at PCIe "

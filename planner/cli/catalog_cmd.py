@@ -107,8 +107,8 @@ def _value(value: object) -> str:
 
 
 def _print_price_stats(catalog: Catalog, only: Path | None) -> None:
-    """The curated catalog's share of parts with a dated price (planner/prices.py: price_stats)."""
-    from planner.prices import price_stats
+    """The curated catalog's share of parts with a dated price (planner/catalog/prices.py: price_stats)."""
+    from planner.catalog.prices import price_stats
 
     stats = price_stats(catalog, only)
     print("Prices of the curated parts (dated: with price_date; cited: dated, with price_source; estimated: "

@@ -24,7 +24,7 @@ def catalog_from(args: argparse.Namespace) -> Catalog:
             raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
     catalog = Catalog(default_dirs(args.catalog), on_skip=warn_skipped)
     if hasattr(args, "prices"):  # commands where prices matter: the user's prices.toml and --prices files
-        from planner.prices import load_prices
+        from planner.catalog.prices import load_prices
 
         load_prices(catalog, args.prices)
     return catalog

@@ -7,9 +7,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from planner.catalog.prices import dates_text
 from planner.cli.common import console
 from planner.fmt import num, percent, printable, usd, watts
-from planner.prices import dates_text
 from planner.report import Report
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from planner.catalog.prices import dates_text
 from planner.fmt import num, percent, printable, usd, watts
-from planner.prices import dates_text
 from planner.report import Report
 
 _MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}

@@ -28,7 +28,7 @@ def catalog_for_solve(args: argparse.Namespace) -> Catalog:
         if not directory.is_dir():
             raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
     catalog = Catalog(list(args.catalog))
-    from planner.prices import load_prices
+    from planner.catalog.prices import load_prices
 
     load_prices(catalog, args.prices, user_file=False)
     return catalog

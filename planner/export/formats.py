@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from planner.build.parts_list import Row, parts_list
 from planner.build.resolve import ResolvedBuild
+from planner.catalog.prices import dates_text, price_dates
 from planner.fmt import printable
-from planner.prices import dates_text, price_dates
 
 if TYPE_CHECKING:
     from planner.report import Report

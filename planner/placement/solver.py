@@ -34,7 +34,7 @@ from functools import cache
 from typing import NamedTuple
 
 from planner.errors import InputError
-from planner.physics import params
+from planner.placement import params
 from planner.placement.layout import CardNeed, Layout, covered, slot_lanes
 
 #: Compared as a whole, larger is better: (placed, lanes, cooling, tie-break).

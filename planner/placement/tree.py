@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from planner.build.resolve import ResolvedBuild
-from planner.physics import params
+from planner.placement import params as placement_params
 from planner.placement.layout import Layout, layout_of, slot_lanes, uplink_gen
 from planner.placement.mounts import Placement
 
@@ -48,7 +48,7 @@ def pcie_tree(build: ResolvedBuild, placement: Placement) -> nx.DiGraph:
     chipset_slots = [s for s in layout.slots if s.source == "chipset"]
     if chipset_slots:
         tree.add_node(CHIPSET, kind="chipset", label=build.motherboard.chipset or "chipset",
-                      lanes=int(params.CHIPSET_UPLINK_LANES.value),
+                      lanes=int(placement_params.CHIPSET_UPLINK_LANES.value),
                       gen=min(build.cpu.pcie_gen, max(s.gen for s in chipset_slots)))
         tree.add_edge(CPU, CHIPSET)
     for switch in layout.switches:

@@ -3,7 +3,7 @@ vs buy — each with its source and why it has this value. Workload and economic
 physics models' parameters are in planner/physics/params.py.
 """
 
-from planner.physics.params import Param, Table
+from planner.parameter import Param, Table
 
 # -- GPU recommendation (SPEC §6; planner/recommend/, docs/performance-model.md) -----------------------
 # Memory need (planner/recommend/memory.py)

@@ -4,17 +4,21 @@ and why, and returns the completed build's text for the app to apply as one edit
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from planner.errors import PlannerError
-from planner.fmt import usd
+from planner.api import PlannerError, usd
 from planner.session import BuildSession
-from planner.solve import SolveResult, parse_partial, solve
 from tui.text import plain
+
+if TYPE_CHECKING:
+    from planner.session import SolveResult
 
 
 class CompleteBuild(ModalScreen[str | None]):
@@ -27,6 +31,13 @@ class CompleteBuild(ModalScreen[str | None]):
     #choice { height: auto; max-height: 16; }
     """
     BINDINGS = [Binding("enter", "apply", "Apply"), Binding("escape", "cancel", "Cancel")]
+
+    class Searched(Message):
+        """The solver's search ended: its answer, or why the build cannot be completed."""
+
+        def __init__(self, result: SolveResult | None, problem: str | None) -> None:
+            super().__init__()
+            self.result, self.problem = result, problem
 
     def __init__(self, session: BuildSession) -> None:
         super().__init__()
@@ -46,18 +57,14 @@ class CompleteBuild(ModalScreen[str | None]):
 
     def _solve(self) -> None:
         """In a thread: the search takes up to a second on the full catalogs."""
-        label = str(self.session.path or "new build")
         try:
-            partial = parse_partial(self.session.text(), label, self.session.catalog, self.session.settings.region)
-            result = solve(partial, self.session.catalog, label=label)
+            self.post_message(self.Searched(self.session.complete(), None))
         except PlannerError as error:
-            self.app.call_from_thread(self._show, None, str(error))
-            return
-        self.app.call_from_thread(self._show, result, None)
+            self.post_message(self.Searched(None, str(error)))
 
-    def _show(self, result: SolveResult | None, problem: str | None) -> None:
-        self.result, self.problem = result, problem
-        self.query_one("#text", Static).update(plain("\n".join(describe(result, problem)), newlines=True))
+    def on_complete_build_searched(self, message: Searched) -> None:
+        self.result, self.problem = message.result, message.problem
+        self.query_one("#text", Static).update(plain("\n".join(describe(self.result, self.problem)), newlines=True))
 
     def action_apply(self) -> None:
         if self.result is None and self.problem is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,11 +12,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Select, Static
 
-from planner.catalog import Catalog
-from planner.describe import summary
-from planner.errors import PlannerError
-from planner.models.parts import GpuBoard, GpuChip, Part, Psu
+from planner.session import gpu_memory, key_figures, part_power, part_summary, perf_per_dollar
 from tui.text import plain
+
+if TYPE_CHECKING:
+    from planner.api import Catalog, Part
 
 PICKABLE = ("gpu", "case", "motherboard", "cpu", "psu", "outlet", "riser")
 #: Filters typed into the search box, e.g. `memory>=24 slots<=2`: name → part field.
@@ -33,8 +34,15 @@ NARROWEST = 8  # on a very narrow terminal, before the table scrolls sideways
 CELL_PADDING = 2  # DataTable: one cell each side of every column
 
 
-class CatalogPicker(ModalScreen[str | None]):
-    """Returns the chosen part id (None when cancelled)."""
+class Picked(NamedTuple):
+    """The chosen part, and the kind the picker listed it under."""
+
+    kind: str
+    part_id: str
+
+
+class CatalogPicker(ModalScreen[Picked | None]):
+    """Returns the chosen part (None when cancelled)."""
 
     DEFAULT_CSS = """
     CatalogPicker { align: center middle; }
@@ -85,12 +93,12 @@ class CatalogPicker(ModalScreen[str | None]):
         part = self.parts.get(str(event.row_key.value))
         if part is not None:
             origin = self.catalog.origin(self.kind, part.id)
-            lines = [f"{part.id} — {part.name} ({origin})", summary(part), f"source: {part.source}"]
+            lines = [f"{part.id} — {part.name} ({origin})", part_summary(part), f"source: {part.source}"]
             lines += [f"estimated: {', '.join(part.estimated)}"] if part.estimated else []
             self.query_one("#details", Static).update(Text("\n").join(plain(line) for line in lines))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.dismiss(str(event.row_key.value))
+        self.dismiss(Picked(self.kind, str(event.row_key.value)))
 
     def refresh_results(self) -> None:
         words, filters = _filters(self.query_one("#search", Input).value)
@@ -125,12 +133,7 @@ class CatalogPicker(ModalScreen[str | None]):
 
     def _figures(self, part: Part) -> str:
         """The key figures, shortest first: a GPU's memory, slots, length and board power."""
-        if isinstance(part, GpuBoard):
-            memory = self._memory(part)
-            return ", ".join(([f"{memory:g} GB"] if memory else [])
-                             + [f"{part.slot_width:g}-slot", f"{part.length:g} mm", f"{part.tdp:g} W",
-                                part.cooler])
-        return summary(part)
+        return key_figures(self.catalog, part)
 
     def _sort_key(self, part: Part) -> tuple[object, ...]:
         if self.sort == "name":
@@ -142,8 +145,7 @@ class CatalogPicker(ModalScreen[str | None]):
             value = self._perf_per_dollar(part)
             return (value is None, -(value or 0.0))
         if self.sort == "power":
-            power = getattr(part, "tdp", None) or (part.wattage if isinstance(part, Psu) else None)
-            return (-(power or 0),)
+            return (-(part_power(part) or 0),)
         return (part.price is None, part.price or 0.0, part.name.lower())
 
     def _figure(self, part: Part, name: str) -> float | None:
@@ -156,30 +158,17 @@ class CatalogPicker(ModalScreen[str | None]):
 
     def _perf_per_dollar(self, part: Part) -> float | None:
         """fp16 training speed (the recommendation's performance model) per $1,000 of the board's price."""
-        if not isinstance(part, GpuBoard) or not part.price:
-            return None
-        from planner.recommend.perf import speed
-
-        try:
-            chip = self.catalog.get("gpu-chip", part.chip)
-        except PlannerError:
-            return None
-        return speed(chip, "fp16_training") / part.price * 1000 if isinstance(chip, GpuChip) else None
+        return perf_per_dollar(self.catalog, part)
 
     def _memory(self, part: Part) -> float | None:
-        if isinstance(part, GpuBoard):
-            try:
-                chip = self.catalog.get("gpu-chip", part.chip)
-            except PlannerError:  # an unknown or invalid chip just sorts last
-                return None
-            return chip.memory if isinstance(chip, GpuChip) else None
-        return None
+        """A GPU's memory, GB (None for other parts; an unknown or invalid chip just sorts last)."""
+        return gpu_memory(self.catalog, part)
 
     def action_choose(self) -> None:
         table = self.query_one("#results", DataTable)
         if table.row_count:
             key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            self.dismiss(str(key))
+            self.dismiss(Picked(self.kind, str(key)))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

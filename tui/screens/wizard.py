@@ -3,7 +3,7 @@ with the reason for every exclusion → the chosen GPUs go into the build."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from textual import events
 from textual.app import ComposeResult
@@ -12,9 +12,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
-from planner.catalog import Catalog
-from planner.errors import PlannerError
+from planner.api import PlannerError
+from planner.session import recommend_gpus, workload_models
 from tui.text import plain
+
+if TYPE_CHECKING:
+    from planner.api import Catalog
 
 WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
 #: Weight formats (planner/recommend/formats.py): GGUF, 16-bit, FP8, bitsandbytes, AWQ/GPTQ; int8/int4 = q8_0/q4_0.
@@ -98,11 +101,7 @@ class Wizard(ModalScreen[Choice | None]):
                                                          "Spare", "Perf/$1k", "Speed")
 
     def _models(self, workload: str) -> list[tuple[str, str]]:
-        category = CATEGORY.get(workload)
-        from planner.models.workloads import WorkloadModel
-
-        return [(f"{m.name} ({m.parameters:g} B)", m.id) for m in self.catalog.all("model")
-                if isinstance(m, WorkloadModel) and (category is None or m.category == category)]
+        return workload_models(self.catalog, CATEGORY.get(workload))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "workload" and isinstance(event.value, str):
@@ -117,19 +116,15 @@ class Wizard(ModalScreen[Choice | None]):
         self.action_rank()
 
     def action_rank(self) -> None:
-        from planner.recommend.memory import MemoryRequest
-        from planner.recommend.rank import Request, recommend
-
-        model_id = self.query_one("#model", Select).value
-        model = self.catalog.get("model", model_id) if isinstance(model_id, str) else None
+        model = self.query_one("#model", Select).value
         memory = _number(self.query_one("#memory", Input).value)
         budget = _number(self.query_one("#budget", Input).value)
         count = _number(self.query_one("#count", Input).value)
         precision = self.query_one("#precision", Select).value
         try:
-            request = MemoryRequest(workload=self.workload, model=model, memory=memory,  # type: ignore[arg-type]
-                                    precision=precision)  # type: ignore[arg-type]
-            result = recommend(Request(request, budget=budget, gpus=int(count) if count else None), self.catalog)
+            result = recommend_gpus(self.catalog, self.workload, model=model if isinstance(model, str) else None,
+                                    memory=memory, precision=str(precision), budget=budget,
+                                    count=int(count) if count else None)
         except (PlannerError, ValueError) as error:
             self.query_one("#need", Static).update(plain(error, "red"))
             return

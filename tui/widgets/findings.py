@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from planner.checks.findings import Finding, Fix
+from planner.api import Finding, Fix
 from tui.text import plain
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from planner.build.resolve import ResolvedBuild
+from planner.api import ResolvedBuild
+from planner.session import slot_diagram
 from tui.text import plain
 
 
@@ -25,10 +26,7 @@ class SlotDiagram(Static):
             self._lines = -1
             self.update("")
             return
-        from planner.placement import place
-        from planner.placement.diagram import slot_diagram
-
-        text = slot_diagram(build, place(build))
+        text = slot_diagram(build)
         # the first line names board and case; the table of positions is what matters here
         diagram = plain("\n".join(text.split("\n")[1:]).rstrip("\n"), newlines=True)
         diagram.no_wrap, diagram.overflow = True, "ellipsis"

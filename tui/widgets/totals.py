@@ -6,8 +6,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from planner.fmt import num, usd, watts
-from planner.report import Report
+from planner.api import Report, num, usd, watts
 from tui.text import plain
 
 

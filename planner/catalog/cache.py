@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import zlib
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple, get_args
@@ -41,6 +42,36 @@ class CacheFile(NamedTuple):
     catalog: Path  # the catalog file
 
 
+class CachedEntries(Mapping[str, Any]):
+    """The raw tables of a cached catalog file by id. Runs mostly need only the validated data the cache
+    holds, so the raw tables (kept for inline parts based on an entry, and for `validate`) are read from
+    the cache's second file, or failing that the catalog file itself, when one is first asked for."""
+
+    def __init__(self, ids: list[str], invalid: dict[str, Any], load: Callable[[], dict[str, Any]]) -> None:
+        self._ids = dict.fromkeys(ids)
+        self._invalid = invalid  # entries that did not validate: their raw tables come with the ids
+        self._load = load
+        self._all: dict[str, Any] | None = None
+
+    def __getitem__(self, part_id: str) -> Any:
+        if part_id in self._invalid:
+            return self._invalid[part_id]
+        if part_id not in self._ids:
+            raise KeyError(part_id)
+        if self._all is None:
+            self._all = self._load()
+        return self._all[part_id]
+
+    def __contains__(self, part_id: object) -> bool:
+        return part_id in self._ids
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
 def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
@@ -48,7 +79,7 @@ def _digest(data: bytes) -> str:
 @cache
 def _models_stamp() -> str:
     """Changes whenever the code that validates entries changes (its content, not its file times)."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # planner/
     hasher = hashlib.blake2b(__version__.encode(), digest_size=16)
     for name in ("models/parts.py", "models/workloads.py", "units.py", "units.txt"):
         hasher.update((here / name).read_bytes())

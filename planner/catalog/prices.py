@@ -19,12 +19,14 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
+from planner.catalog.sources import display_path
+from planner.catalog.words import did_you_mean
 from planner.errors import InputError
 
 if TYPE_CHECKING:
-    from planner.catalog import Catalog
+    from planner.catalog.read import Entry
     from planner.models.parts import Part
 
 FILE_NAME = "prices.toml"
@@ -69,6 +71,18 @@ class UserPrice(NamedTuple):
                                        "price_source": self.description})
 
 
+class PricedCatalog(Protocol):
+    """What prices need of a catalog (planner/catalog/lookup.py: Catalog, which holds the prices it was given)."""
+
+    user_prices: Mapping[str, UserPrice]
+
+    def holds(self, kind: str, part_id: str) -> bool: ...
+
+    def curated_ids(self, kind: str) -> list[str]: ...
+
+    def entries(self, kind: str) -> Mapping[str, Entry]: ...
+
+
 def default_path() -> Path:
     """`prices.toml` in the user's config directory (beside the settings file)."""
     from planner.config import config_path
@@ -91,7 +105,7 @@ def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice
         raise InputError(f"not valid TOML: {error}", file=label) from None
 
     def fail(message: str, *key: str) -> InputError:
-        from planner.build.tomlpos import line_of
+        from planner.tomlpos import line_of
 
         return InputError(message, file=label, line=line_of(text, key) if key else None,
                           key=".".join(key) or None)
@@ -103,8 +117,7 @@ def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice
     table = data.get("prices", {})
     if not isinstance(table, dict):
         raise fail("expected a table of prices by part id", "prices")
-    from planner.build.tomlpos import line_of
-    from planner.catalog import did_you_mean
+    from planner.tomlpos import line_of
     from planner.units import to_canonical
 
     found: dict[str, UserPrice] = {}
@@ -137,7 +150,7 @@ def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice
     return found
 
 
-def load_prices(catalog: Catalog, files: Iterable[Path] = (), *, user_file: bool = True) -> dict[str, UserPrice]:
+def load_prices(catalog: PricedCatalog, files: Iterable[Path] = (), *, user_file: bool = True) -> dict[str, UserPrice]:
     """The user's price file (when it exists) and then each of `files`, later winning by id, checked against
     the catalog; puts them on the catalog (`catalog.user_prices`) so every reader of a price sees them."""
     prices: dict[str, UserPrice] = {}
@@ -157,11 +170,9 @@ def load_prices(catalog: Catalog, files: Iterable[Path] = (), *, user_file: bool
 PRICED_KINDS = ("gpu", "psu", "case", "motherboard", "cpu", "riser")
 
 
-def _check_id(catalog: Catalog, price: UserPrice) -> None:
+def _check_id(catalog: PricedCatalog, price: UserPrice) -> None:
     if any(catalog.holds(kind, price.part_id) for kind in PRICED_KINDS):
         return
-    from planner.catalog import did_you_mean
-
     if catalog.holds("gpu-chip", price.part_id):
         problem = (f"{price.part_id!r} is a GPU chip, not a card one buys; price a board of it "
                    f"(planner catalog list gpu --search {price.part_id})")
@@ -199,14 +210,10 @@ class PriceStats(NamedTuple):
     estimated: int  # price listed in `estimated`
 
 
-def price_stats(catalog: Catalog, only: Path | None = None) -> list[PriceStats]:
+def price_stats(catalog: PricedCatalog, only: Path | None = None) -> list[PriceStats]:
     """Prices of the curated (not bulk-imported) entries of each kind one buys, as written in the catalog files
     (the user's price file does not count); with `only`, the entries from that directory."""
-    prefix = None
-    if only is not None:
-        from planner.catalog import display_path
-
-        prefix = display_path(only.resolve()).rstrip("/") + "/"
+    prefix = display_path(only.resolve()).rstrip("/") + "/" if only is not None else None
     stats = []
     for kind in PRICED_KINDS:
         entries = catalog.entries(kind)
