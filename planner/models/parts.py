@@ -10,6 +10,7 @@ from typing import Annotated, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.kinds import KIND_FILES as KIND_FILES  # re-exported: the kinds and their files
+from planner.memo import per_part
 from planner.models.base import Part as Part  # re-exported: the base of every part kind
 from planner.models.workloads import WorkloadModel
 from planner.units import (
@@ -330,9 +331,14 @@ class Case(Part):
 
     def mounts(self) -> list[PsuMount]:
         """The case's PSU mounts: `psu_mounts`, else `psu_bays` ATX mounts of `max_psu_length`."""
-        if self.psu_mounts is not None:
-            return list(self.psu_mounts)
-        return [PsuMount(form_factor="atx", max_length=self.max_psu_length)] * self.psu_bays
+        return list(_mounts(self))
+
+
+@per_part  # once per catalog case: every PSU-in-case check and re-check asks
+def _mounts(case: Case) -> tuple[PsuMount, ...]:
+    if case.psu_mounts is not None:
+        return tuple(case.psu_mounts)
+    return (PsuMount(form_factor="atx", max_length=case.max_psu_length),) * case.psu_bays
 
 
 class ShareRule(BaseModel):

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from planner.build.resolve import GpuInstance
+from planner.memo import per_part
 from planner.models.parts import Psu, SocketUse
 from planner.physics import params
 
@@ -83,6 +84,7 @@ class PlugUse(NamedTuple):
             (n for kind, n in self.short.items() if kind != SOCKET), default=0)
 
 
+@per_part  # once per catalog unit (callers read it, never change it)
 def socket_use(psu: Psu) -> dict[str, int]:
     """Shared sockets one cable of each kind takes on `psu` (read with `psu.shared_sockets`)."""
     use = psu.socket_use or SocketUse()

@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from planner.build.resolve import GpuInstance
 from planner.fmt import percent, watts
-from planner.models.parts import Excursions, Psu
+from planner.memo import per_part
+from planner.models.parts import Excursions, GpuBoard, GpuChip, Psu
 from planner.physics import params
 
 WINDOWS = params.EXCURSION_WINDOWS
@@ -36,13 +37,16 @@ def _ratios(e: Excursions) -> tuple[float, ...]:
 def excursion(gpu: GpuInstance) -> Excursion:
     """A GPU's excursion multiples per window, and where they come from (excursions scale with the power limit:
     a planner assumption, the measurements being at stock power)."""
-    if gpu.board.excursions is not None:
-        return Excursion(_ratios(gpu.board.excursions), f"measured on this card ({gpu.board.excursions.source})",
-                         True)
-    if gpu.chip.excursions is not None:
-        return Excursion(_ratios(gpu.chip.excursions),
-                         f"measured on the {gpu.chip.name} ({gpu.chip.excursions.source})", True)
-    arch = gpu.chip.architecture
+    return _excursion(gpu.board, gpu.chip)
+
+
+@per_part  # a card's and its chip's, worked out once per catalog entry (every check and re-check asks)
+def _excursion(board: GpuBoard, chip: GpuChip) -> Excursion:
+    if board.excursions is not None:
+        return Excursion(_ratios(board.excursions), f"measured on this card ({board.excursions.source})", True)
+    if chip.excursions is not None:
+        return Excursion(_ratios(chip.excursions), f"measured on the {chip.name} ({chip.excursions.source})", True)
+    arch = chip.architecture
     row = params.EXCURSIONS_BY_ARCHITECTURE.values.get(arch)
     if row is not None:
         return Excursion(tuple(r or 1.0 for r in row), f"assumed: the {arch.capitalize()} figures, measured on"
@@ -65,6 +69,7 @@ class Capability(NamedTuple):
     evidence: tuple[bool, ...]  # a rating or a measurement, not an assumption
 
 
+@per_part  # once per catalog unit and rating: every check and re-check of its build asks
 def capability(psu: Psu, rating: float) -> Capability:
     """The largest figure that applies to the PSU in each window, given its rating on this circuit."""
     figures: list[list[tuple[float, str, bool]]] = [[(rating, "its rating", True)] for _ in WINDOWS]

@@ -1,0 +1,39 @@
+"""Memoising what is computed from a catalog part alone (its transient capability, its PSU mounts…).
+
+Parts are frozen pydantic models but not hashable (they hold lists), and a catalog hands out the same object
+for an id for as long as it lives, so results are keyed on the part objects themselves: by identity, holding
+a reference to each, so an id is never reused while its entry is cached. Inline parts (a new object each time a
+build resolves) only fill the cache, which is emptied when it is full.
+"""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+R = TypeVar("R")
+
+MAX_ENTRIES = 4096  # far more than the parts of a catalog a session touches; emptied when full
+
+
+_VALUES = (int, float, str, type(None))  # arguments keyed by value; any other (a part) by identity
+
+
+def per_part(fn: Callable[..., R]) -> Callable[..., R]:
+    """Memoise `fn(*args)` (positional arguments only) on its parts' identity and its other arguments' values
+    (a rating, a window index)."""
+    cache: dict[tuple[Any, ...], tuple[tuple[Any, ...], R]] = {}
+
+    @wraps(fn)
+    def memoised(*args: Any) -> R:
+        key = tuple(a if type(a) in _VALUES else id(a) for a in args)
+        hit = cache.get(key)
+        if hit is not None:
+            return hit[1]
+        value = fn(*args)
+        if len(cache) >= MAX_ENTRIES:
+            cache.clear()
+        cache[key] = (args, value)  # the arguments held: their ids stay theirs while the entry lives
+        return value
+
+    memoised.cache_clear = cache.clear  # type: ignore[attr-defined]
+    return memoised
