@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, MutableMapping, MutableSequence
 from typing import Any, NamedTuple
 
+
 class Change(NamedTuple):
     """One edit of the build file: set `value` at the key path `path` (`gpu[0].power_limit`, `case`)."""
 
