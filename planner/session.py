@@ -17,7 +17,7 @@ from planner import tomlfile
 from planner.api import check_build
 from planner.build.edit import set_path
 from planner.build.resolve import ResolvedBuild
-from planner.catalog import Catalog
+from planner.catalog import Catalog, open_catalog
 from planner.checks.context import Settings
 from planner.checks.findings import Change
 from planner.errors import InputError, PlannerError
@@ -31,7 +31,6 @@ from planner.session_tools import (
     export_format,
     gpu_memory,
     key_figures,
-    open_catalog,
     optimise,
     part_kind,
     part_power,

@@ -8,14 +8,13 @@ face that never asks for them starts without them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.build.resolve import ResolvedBuild
-from planner.catalog import Catalog, default_dirs
+from planner.catalog import Catalog
 from planner.checks.context import Settings
-from planner.errors import CatalogError, InputError, PlannerError
+from planner.errors import PlannerError
 from planner.models.parts import GpuBoard, GpuChip, Part, Psu
 
 if TYPE_CHECKING:
@@ -29,21 +28,6 @@ EXPORT_SUFFIXES = {".md": "md", ".csv": "csv", ".json": "json", ".sh": "nvidia-s
 
 
 # -- the catalogs ------------------------------------------------------------------------------------------
-def open_catalog(directories: Sequence[Path] = (), prices: Sequence[Path] | None = None,
-                 on_skip: Callable[[CatalogError], None] | None = None) -> Catalog:
-    """The built-in catalogs, the user's and `directories` (--catalog), with the user's prices and the
-    `prices` files (--prices) when `prices` is given; InputError for a directory that is not one."""
-    for directory in directories:
-        if not directory.is_dir():
-            raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
-    catalog = Catalog(default_dirs(list(directories)), on_skip=on_skip)
-    if prices is not None:
-        from planner.catalog.prices import load_prices
-
-        load_prices(catalog, prices)
-    return catalog
-
-
 # -- the power-limit tuner ---------------------------------------------------------------------------------
 def power_limit_codes() -> frozenset[str]:
     """The finding codes a power limit can change: every registered check that declares it reads power limits

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from planner.catalog.lookup import Catalog as Catalog
+    from planner.catalog.lookup import open_catalog as open_catalog
     from planner.catalog.read import CatalogFiles as CatalogFiles
     from planner.catalog.read import Entry as Entry
     from planner.catalog.read import parse_part as parse_part
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 #: Each public name and the module that defines it.
 _HOMES = {
-    "Catalog": "lookup",
+    "Catalog": "lookup", "open_catalog": "lookup",
     "CatalogFiles": "read", "Entry": "read", "parse_part": "read", "read_toml": "read", "validate_part": "read",
     "USER_DIR_ENV": "sources", "builtin_dir": "sources", "default_dirs": "sources", "display_path": "sources",
     "user_dir": "sources",

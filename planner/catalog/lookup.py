@@ -4,15 +4,15 @@ for parts it does not look at. The files themselves are read by planner/catalog/
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from planner.catalog import cache, validate
 from planner.catalog.read import CatalogFiles, Entry, make_entry, parse_part
-from planner.catalog.sources import display_path, origin
+from planner.catalog.sources import default_dirs, display_path, origin
 from planner.catalog.words import PartWords, suggest_parts
-from planner.errors import CatalogError, UnknownPartError
+from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.parts import KIND_MODELS, Part
 
 if TYPE_CHECKING:
@@ -174,3 +174,19 @@ class Catalog(CatalogFiles):
         entries that come from that directory (checked against everything else). See
         planner/catalog/validate.py."""
         return validate.problems(self, only)
+
+
+def open_catalog(directories: Sequence[Path] = (), prices: Sequence[Path] | None = None,
+                 on_skip: Callable[[CatalogError], None] | None = None) -> Catalog:
+    """The built-in catalogs, each of `directories` (`--catalog`) and the user's, with the user's prices and the
+    `prices` files (`--prices`) when `prices` is given (commands where prices matter); InputError for a
+    directory that is not one. What the CLI and the TUI both open."""
+    for directory in directories:
+        if not directory.is_dir():
+            raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
+    catalog = Catalog(default_dirs(list(directories)), on_skip=on_skip)
+    if prices is not None:
+        from planner.catalog.prices import load_prices  # only commands where prices matter read them
+
+        load_prices(catalog, prices)
+    return catalog

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planner.catalog import Catalog, default_dirs
+from planner.catalog import Catalog, open_catalog
 from planner.errors import CatalogError
 
 if TYPE_CHECKING:
@@ -17,17 +17,8 @@ if TYPE_CHECKING:
 
 
 def catalog_from(args: argparse.Namespace) -> Catalog:
-    for directory in args.catalog:
-        if not directory.is_dir():
-            from planner.errors import InputError
-
-            raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
-    catalog = Catalog(default_dirs(args.catalog), on_skip=warn_skipped)
-    if hasattr(args, "prices"):  # commands where prices matter: the user's prices.toml and --prices files
-        from planner.catalog.prices import load_prices
-
-        load_prices(catalog, args.prices)
-    return catalog
+    """The catalogs a command's `--catalog` options name (and, for commands with `--prices`, the prices)."""
+    return open_catalog(args.catalog, args.prices if hasattr(args, "prices") else None, on_skip=warn_skipped)
 
 
 def warn_skipped(problem: CatalogError) -> None:
