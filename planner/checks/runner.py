@@ -57,7 +57,10 @@ def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None
     ctx = checked.proposing(
         recheck=lambda changes: _recheck(build, catalog, settings, changes, unchanged),
         errors_before={f.code for f in plain if f.severity == "error"})
-    return _run(ctx, skip)
+    # a check's findings but their fixes do not depend on whether fixes are proposed (the return above relies
+    # on it too): a check that found nothing finds nothing again
+    found = {f.code for f in plain}
+    return _run(ctx, frozenset(code for code in registered() if code not in found))
 
 
 def _run(ctx: Context, skip: frozenset[str] | tuple[str, ...] = ()) -> list[Finding]:
