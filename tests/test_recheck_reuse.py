@@ -21,6 +21,7 @@ from planner.checks.registry import codes_reading, informing, registered
 from planner.checks.runner import run_checks, touched
 
 from conftest import EXAMPLES
+from helpers import BASE, build, gpus
 
 FILES = sorted(EXAMPLES.glob("*.toml"))
 QUAD = EXAMPLES / "fail-psu-quad-3090-fe-1600w.toml"  # fails power, outlet and thermal checks: many fixes
@@ -179,3 +180,28 @@ def test_the_verified_fixes_of_an_example_are_those_a_full_recheck_verifies(path
     quick = list(_fixes(path))
     monkeypatch.setattr(runner, "touched", lambda changes: None)  # re-check everything, keep no model
     assert quick == list(_fixes(path))
+
+
+# -- inline parts are validated once for the same fields -----------------------------------------------------------
+def _inline_case(fields: str) -> str:
+    return BASE.replace('case = "fractal-meshify-2-xl"', f'case = {{ base = "fractal-meshify-2-xl", {fields} }}') \
+        + gpus("nvidia-rtx-3090-fe")
+
+
+def test_the_same_inline_part_resolved_again_is_the_same_validated_object() -> None:
+    text = _inline_case('intake_airflow = "300 cfm"')
+    assert build(text).case is build(text).case
+
+
+def test_an_inline_part_with_other_fields_is_validated_for_itself() -> None:
+    first = build(_inline_case('intake_airflow = "300 cfm"')).case
+    other = build(_inline_case('intake_airflow = "310 cfm"')).case
+    assert (first.intake_airflow, other.intake_airflow) == (300, 310)
+
+
+def test_an_invalid_inline_part_is_refused_every_time_it_is_resolved() -> None:
+    from planner.errors import InputError
+
+    for _ in range(2):
+        with pytest.raises(InputError, match="intake_airflow"):
+            build(_inline_case('intake_airflow = "-5 cfm"'))
