@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_check_reads import BUILDS, _perturbations
 
 import planner.checks.runner as runner
 from planner.api import check_file
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks import registry
-from planner.checks.context import MODEL_READS, Context, Settings
+from planner.checks.context import MODEL_DEPENDS, MODEL_READS, Context, Settings
 from planner.checks.findings import Change, Finding
 from planner.checks.registry import codes_reading, informing, registered
 from planner.checks.runner import run_checks, touched
@@ -129,6 +130,39 @@ def test_a_kept_model_is_the_unchanged_builds_own_object(monkeypatch: pytest.Mon
         assert seen.get("power_split") is not checked.__dict__["power_split"]  # it reads the circuits
 
 
+def test_a_cpu_edit_keeps_no_placement_whose_links_run_at_the_old_cpus_generation(
+        monkeypatch: pytest.MonkeyPatch, catalog: Catalog) -> None:
+    """Where the cards sit reads no CPU, but the placement states each link's PCIe generation, which a CPU's
+    lanes cap: a Gen 3 CPU in place of a Gen 4 one is a placement of Gen 3 links."""
+    build = _resolved(QUAD, catalog)
+    checked = Context(build, catalog, propose_fixes=False)
+    plain = run_checks(build, catalog, propose_fixes=False, context=checked)
+    assert {m.gen for m in checked.placement.mounts if m} == {4}
+    spy = _Spy(monkeypatch)
+    quick = runner._recheck(build, catalog, Settings(), [Change("cpu", "amd-threadripper-2990wx")],
+                            runner._Unchanged(plain, checked, frozenset()))
+    [(_, _, contexts)] = spy.runs
+    assert {m.gen for m in contexts[0].placement.mounts if m} == {3}
+    assert _key(quick) == _key(runner._recheck(build, catalog, Settings(), [Change("cpu", "amd-threadripper-2990wx")]))
+
+
+@pytest.mark.parametrize("name", BUILDS)
+def test_a_field_a_model_does_not_depend_on_never_changes_it(name: str, catalog: Catalog) -> None:
+    """What makes a kept model safe: with any one field changed that it does not depend on (MODEL_DEPENDS), each
+    model equals the unchanged build's."""
+    from planner.build.buildfile import loads
+    from planner.build.resolve import resolve
+
+    spec, raw = loads(BUILDS[name], f"{name}.toml")
+    base = resolve(spec, raw, catalog, label=f"{name}.toml", text=BUILDS[name])
+    before = Context(base, catalog, propose_fixes=False)
+    for field, changed in _perturbations(base, catalog):
+        after = Context(changed, catalog, propose_fixes=False)
+        moved = [model for model, depends in MODEL_DEPENDS.items()
+                 if not set(field.split("+")) & depends and getattr(after, model) != getattr(before, model)]
+        assert moved == [], f"{field} changes {moved} on {name}"
+
+
 def test_a_context_keeps_exactly_the_computed_models_that_read_none_of_the_edited_fields(catalog: Catalog) -> None:
     checked = Context(_resolved(QUAD, catalog), catalog, propose_fixes=False)
     assert checked.unchanged_by(frozenset({"circuits"})) == {}  # nothing computed yet
@@ -138,6 +172,7 @@ def test_a_context_keeps_exactly_the_computed_models_that_read_none_of_the_edite
     assert set(checked.unchanged_by(frozenset({"gpus.power_limit"}))) == {"placement", "psu_ratings"}
     assert set(checked.unchanged_by(frozenset({"case"}))) == {"budget", "psu_ratings", "power_split"}
     assert set(checked.unchanged_by(frozenset({"gpus"}))) == {"psu_ratings"}
+    assert set(checked.unchanged_by(frozenset({"cpu"}))) == {"psu_ratings"}  # the CPU caps the links: MODEL_DEPENDS
 
 
 def test_a_context_refuses_a_model_it_does_not_have(catalog: Catalog) -> None:

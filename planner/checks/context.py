@@ -36,6 +36,10 @@ MODEL_READS: dict[str, frozenset[str]] = {
     "thermal": _THERMAL,  # the cards where they sit at their limits, the heat of the rest and of the PSUs, the room
     "performance": _THERMAL | {"workload"},
 }
+#: What each model's value depends on, where that is more than what it reads: the placement's mounts state the
+#: generation each link runs at, which the CPU caps on its own lanes. A re-check keeps a model of the unchanged
+#: build only when the edit touches none of these (unchanged_by).
+MODEL_DEPENDS: dict[str, frozenset[str]] = {**MODEL_READS, "placement": _PLACEMENT | {"cpu"}}
 
 
 class Settings(NamedTuple):
@@ -88,9 +92,9 @@ class Context:
 
     def unchanged_by(self, fields: frozenset[str]) -> dict[str, Any]:
         """The models this context has computed that an edit of only `fields` (registry.FIELDS) leaves as they
-        are: those that read none of them (MODEL_READS), to seed the context of the edited build."""
+        are: those that depend on none of them (MODEL_DEPENDS), to seed the context of the edited build."""
         return {name: self.__dict__[name] for name in self._MODELS
-                if name in self.__dict__ and not MODEL_READS[name] & fields}
+                if name in self.__dict__ and not MODEL_DEPENDS[name] & fields}
 
     @cached_property
     def budget(self) -> DcBudget:
