@@ -202,10 +202,10 @@ def test_a_figure_the_catalog_marks_as_estimated_is_called_an_estimate() -> None
     assert "190 mm (estimated) tall" in finding.message
 
 
-def test_rechecking_only_the_checks_a_power_edit_can_change_gives_the_same_reports(
+def test_rechecking_only_the_checks_an_edit_can_change_gives_the_same_reports(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fixes verified with the fit checks skipped (for power-limit, PSU and circuit edits) and the informing
-    checks skipped (always) are exactly those a full re-check verifies, on every example build."""
+    """Fixes verified with the checks the edit cannot change skipped (and the models it cannot change kept) and
+    the informing checks skipped (always) are exactly those a full re-check verifies, on every example build."""
     import planner.checks.runner as runner
     from planner.api import check_file
     from planner.catalog import Catalog
@@ -214,7 +214,7 @@ def test_rechecking_only_the_checks_a_power_edit_can_change_gives_the_same_repor
 
     files = sorted(EXAMPLES.glob("*.toml"))
     quick = [check_file(f, Catalog()) for f in files]
-    monkeypatch.setattr(runner, "power_edit", lambda changes: False)  # never skip
+    monkeypatch.setattr(runner, "touched", lambda changes: None)  # never keep a finding or a model
     monkeypatch.setattr(runner, "informing", frozenset)
     full = [check_file(f, Catalog()) for f in files]
     assert quick == full

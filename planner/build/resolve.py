@@ -155,8 +155,11 @@ class Resolver:
             self.price_origins[merged["id"]] = origin
         if kind == "gpu" and isinstance(merged.get("chip"), dict):
             raise self.error("chip must be a catalog chip id", (*loc, "chip"))
+        same = _fields_key(kind, merged)
+        if same is not None and (known := _INLINE.get(same)) is not None:
+            return known
         try:
-            return KIND_MODELS[kind].model_validate(merged)
+            part = KIND_MODELS[kind].model_validate(merged)
         except ValidationError as invalid:
             detail = invalid.errors(include_url=False)[0]
             sub = tuple(detail["loc"])
@@ -167,6 +170,11 @@ class Resolver:
             elif detail["type"] == "missing" and base is None:
                 text = "required key is missing (an inline part without base must give every required field)"
             raise self.error(text, (*loc, *sub)) from None
+        if same is not None:
+            if len(_INLINE) >= _INLINE_MAX:
+                _INLINE.clear()
+            _INLINE[same] = part
+        return part
 
     def inline_id(self, kind: str, fields: dict[str, Any], stem: str, loc: tuple[str | int, ...]) -> str:
         """The id an inline part is known by: its own `id`, else `<base>-custom` (`custom-<kind>` without base),
@@ -185,6 +193,30 @@ class Resolver:
             if self.inline_parts.setdefault((kind, candidate), content) == content:
                 return candidate
             number += 1
+
+
+#: Inline parts validated so far, by kind and all their fields (id included): each fix re-check resolves the
+#: build's inline tables again, and a part is a frozen model, so the one validated object serves them all.
+_INLINE: dict[tuple[str, Any], Part] = {}
+_INLINE_MAX = 1024  # emptied when full
+
+
+def _fields_key(kind: str, fields: dict[str, Any]) -> tuple[str, Any] | None:
+    """A key equal for equal fields of equal types (1 and 1.0, a date and its text differ), or None for a value
+    that has no such key."""
+    def frozen(value: Any) -> Any:
+        if isinstance(value, dict):
+            return dict, frozenset((k, frozen(v)) for k, v in value.items())
+        if isinstance(value, list):
+            return list, tuple(frozen(v) for v in value)
+        return type(value), value
+
+    key = (kind, frozen(fields))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def without_owned(ref: Any) -> Any:

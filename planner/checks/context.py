@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -36,6 +36,10 @@ MODEL_READS: dict[str, frozenset[str]] = {
     "thermal": _THERMAL,  # the cards where they sit at their limits, the heat of the rest and of the PSUs, the room
     "performance": _THERMAL | {"workload"},
 }
+#: What each model's value depends on, where that is more than what it reads: the placement's mounts state the
+#: generation each link runs at, which the CPU caps on its own lanes. A re-check keeps a model of the unchanged
+#: build only when the edit touches none of these (unchanged_by).
+MODEL_DEPENDS: dict[str, frozenset[str]] = {**MODEL_READS, "placement": _PLACEMENT | {"cpu"}}
 
 
 class Settings(NamedTuple):
@@ -51,7 +55,8 @@ class Context:
 
     def __init__(self, build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
                  propose_fixes: bool = True, recheck: Callable[[list[Change]], list[Finding] | None] | None = None,
-                 errors_before: set[str] | None = None, placement: Placement | None = None) -> None:
+                 errors_before: set[str] | None = None, placement: Placement | None = None,
+                 models: Mapping[str, Any] | None = None) -> None:
         self.build = build
         self.catalog = catalog
         self.settings = settings if settings is not None else Settings()
@@ -66,8 +71,14 @@ class Context:
         self.memo: dict[str, Any] = {}
         #: placement searches the fixes of this run may still make (planner/placement/solver.py)
         self.placement_allowance = SearchAllowance()
+        # models the caller knows for this build (those of a build an edit left them unchanged in: see
+        # unchanged_by); each seeds its cached property
+        if models is not None:
+            if unknown := sorted(models.keys() - MODEL_READS.keys()):
+                raise ValueError(f"unknown models {unknown}; the models are context.MODEL_READS")
+            self.__dict__.update(models)
         if placement is not None:  # where the cards sit, when the caller knows it (an edit that moves none)
-            self.__dict__["placement"] = placement  # seeds the cached property
+            self.__dict__["placement"] = placement
 
     #: Models that depend on the build alone, not on whether fixes are proposed (see proposing).
     _MODELS = ("budget", "placement", "psu_ratings", "power_split", "thermal", "performance")
@@ -78,6 +89,12 @@ class Context:
                       errors_before=errors_before)
         ctx.__dict__.update({name: self.__dict__[name] for name in self._MODELS if name in self.__dict__})
         return ctx
+
+    def unchanged_by(self, fields: frozenset[str]) -> dict[str, Any]:
+        """The models this context has computed that an edit of only `fields` (registry.FIELDS) leaves as they
+        are: those that depend on none of them (MODEL_DEPENDS), to seed the context of the edited build."""
+        return {name: self.__dict__[name] for name in self._MODELS
+                if name in self.__dict__ and not MODEL_DEPENDS[name] & fields}
 
     @cached_property
     def budget(self) -> DcBudget:

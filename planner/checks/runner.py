@@ -1,8 +1,10 @@
 """Running the checks on a build, and re-checking it with a fix applied.
 
-Which checks an edit can change comes from what each check declares it reads (planner/checks/registry.py):
-an edit of power limits, PSUs or circuits (POWER_FIELDS) cannot move a card or change a check that reads none
-of those, so such a check's findings, and the placement, are the unchanged build's on a re-check.
+Which checks an edit can change comes from what each check declares it reads (planner/checks/registry.py), and
+which models it can change from what each model reads (context.py, MODEL_READS): on a re-check, a check that
+reads none of the fields the edit touches keeps the unchanged build's findings, and a model that reads none of
+them is the unchanged build's (an edit of power limits, PSUs or circuits moves no card: the placement is kept).
+An edit at a key path the registry does not know (EDIT_PATHS) re-checks everything.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from planner.checks.context import Context, Settings
 from planner.checks.findings import SEVERITY_RANK, Change, Finding
 from planner.checks.registry import POWER_FIELDS, codes_reading_none, edit_fields, informing, registered
 from planner.errors import InputError
-from planner.placement.mounts import Placement
 
 
 def unmoved() -> frozenset[str]:
@@ -22,13 +23,22 @@ def unmoved() -> frozenset[str]:
     return codes_reading_none(POWER_FIELDS)
 
 
+def touched(changes: list[Change]) -> frozenset[str] | None:
+    """The fields (registry.FIELDS) these edits change; None when one is at a path the registry does not know
+    (it may change anything)."""
+    fields: frozenset[str] = frozenset()
+    for change in changes:
+        edited = edit_fields(change.path)
+        if edited is None:
+            return None
+        fields |= edited
+    return fields
+
+
 def power_edit(changes: list[Change]) -> bool:
     """Do these edits change nothing but power limits, PSUs and circuits (POWER_FIELDS)?"""
-    for change in changes:
-        fields = edit_fields(change.path)
-        if fields is None or not fields <= POWER_FIELDS:
-            return False
-    return bool(changes)
+    fields = touched(changes)
+    return bool(changes) and fields is not None and fields <= POWER_FIELDS
 
 
 def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
@@ -43,12 +53,14 @@ def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None
     plain = _run(checked, skip)
     if not propose_fixes or not any(f.severity != "info" for f in plain):
         return plain
-    kept = unmoved()
-    fit = [f for f in plain if f.code in kept]
+    unchanged = _Unchanged(plain, checked, frozenset(skip))
     ctx = checked.proposing(
-        recheck=lambda changes: _recheck(build, catalog, settings, changes, (fit, checked.placement)),
+        recheck=lambda changes: _recheck(build, catalog, settings, changes, unchanged),
         errors_before={f.code for f in plain if f.severity == "error"})
-    return _run(ctx, skip)
+    # a check's findings but their fixes do not depend on whether fixes are proposed (the return above relies
+    # on it too): a check that found nothing finds nothing again
+    found = {f.code for f in plain}
+    return _run(ctx, frozenset(code for code in registered() if code not in found))
 
 
 def _run(ctx: Context, skip: frozenset[str] | tuple[str, ...] = ()) -> list[Finding]:
@@ -60,12 +72,27 @@ def _run(ctx: Context, skip: frozenset[str] | tuple[str, ...] = ()) -> list[Find
     return findings
 
 
+class _Unchanged:
+    """What a re-check may take from the unchanged build: its findings without fixes (of every check but those in
+    `skipped`) and the models its context computed."""
+
+    def __init__(self, findings: list[Finding], context: Context, skipped: frozenset[str]) -> None:
+        self.findings = findings
+        self.context = context
+        self.skipped = skipped
+
+    def kept(self, fields: frozenset[str]) -> tuple[frozenset[str], list[Finding]]:
+        """The checks (not informing) an edit of only `fields` cannot change, and their findings."""
+        codes = codes_reading_none(fields) - informing() - self.skipped
+        return codes, [f for f in self.findings if f.code in codes]
+
+
 def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes: list[Change],
-             unchanged: tuple[list[Finding], Placement] | None = None) -> list[Finding] | None:
-    """The findings of the build with `changes` applied (None: it no longer resolves). An edit of power
-    limits, PSUs or circuits cannot move a card, so the unmoved checks' findings and the placement are the
-    unchanged build's (`unchanged`, when the caller has them) and only the other checks run again — most
-    candidate fixes are such edits."""
+             unchanged: _Unchanged | None = None) -> list[Finding] | None:
+    """The findings of the build with `changes` applied (None: it no longer resolves, or its placement is too
+    large to search). With `unchanged` (the unchanged build's), only the checks that read a field the edit
+    touches run again, on a context seeded with the models it leaves as they were; the others' findings are
+    the unchanged build's."""
     from planner.build.buildfile import validate
     from planner.build.edit import apply
     from planner.build.resolve import resolve
@@ -76,12 +103,13 @@ def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes
         changed = resolve(spec, data, catalog, label=build.file, region=settings.region)
     except InputError:
         return None
-    if unchanged is not None and power_edit(changes):
-        fit, placement = unchanged
-        known = Context(changed, catalog, settings, propose_fixes=False, placement=placement)
-        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=unmoved() | informing(),
-                            context=known), *fit]
+    fields = touched(changes) if unchanged is not None else None
     try:
-        return run_checks(changed, catalog, settings, propose_fixes=False, skip=informing())
+        if unchanged is None or fields is None:
+            return run_checks(changed, catalog, settings, propose_fixes=False, skip=informing())
+        codes, findings = unchanged.kept(fields)
+        known = Context(changed, catalog, settings, propose_fixes=False, models=unchanged.context.unchanged_by(fields))
+        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=codes | informing(), context=known),
+                *findings]
     except InputError:  # its placement is too large to search (PlacementTooLarge): not a fix we can vouch for
         return None
