@@ -63,27 +63,35 @@ class _Problem:
         self.build = build
         self.target = psu_target
         self.ratings = [psu_rating(build, i) for i in range(len(build.psus))]
-        self.needs = [gpu_plug_need(g) for g in build.gpus]
-        self.peaks = [gpu_peak(g) for g in build.gpus]
+        # identical cards (same board, chip and limit) have the same inputs and peak: work them out once
+        needs: dict[tuple[int, int, float], tuple[PlugNeed, float]] = {}
+        for g in build.gpus:
+            key = (id(g.board), id(g.chip), g.power_limit)
+            if key not in needs:
+                needs[key] = (gpu_plug_need(g), gpu_peak(g))
+        self.needs = [needs[id(g.board), id(g.chip), g.power_limit][0] for g in build.gpus]
+        self.peaks = [needs[id(g.board), id(g.chip), g.power_limit][1] for g in build.gpus]
+        self.cabled = [need != _NO_INPUTS for need in self.needs]
         self.cpu_eps = cpu_eps_plugs(budget.cpu)
         self.rest = budget.rest
         self.circuits = [(c.name, c.outlet, c.other_load) for c in build.circuits]
 
     def evaluate(self, gpu_psu: Sequence[int]) -> tuple[tuple[float, ...], Split]:
         """A candidate split and its sort key (lower is better)."""
-        build = self.build
+        build, needs, peaks, cabled = self.build, self.needs, self.peaks, self.cabled
         shares = []
+        on_circuits = []
         for p, use in enumerate(build.psus):
             on = [g for g in build.gpus if gpu_psu[g.index] == p]
             board = p == BOARD_PSU
-            cabled = [g for g in on if self.needs[g.index] != _NO_INPUTS]
-            plugs = allocate_plugs(use.part, cabled, [self.needs[g.index] for g in cabled],
-                                   self.cpu_eps if board else 0)
+            fed = [g for g in on if cabled[g.index]]
+            plugs = allocate_plugs(use.part, fed, [needs[g.index] for g in fed], self.cpu_eps if board else 0)
             load = sum(g.power_limit for g in on) + (self.rest if board else 0.0)
-            peak = sum(self.peaks[g.index] for g in on) + (self.rest if board else 0.0)
-            shares.append(PsuShare(p, tuple(g.index for g in on), load, peak, self.ratings[p], plugs))
-        draws = circuit_draws(self.circuits, [PsuOnCircuit(use.circuit, use.part, s.rating, s.load, s.peak)
-                                              for use, s in zip(build.psus, shares, strict=True)])
+            peak = sum(peaks[g.index] for g in on) + (self.rest if board else 0.0)
+            rating = self.ratings[p]
+            shares.append(PsuShare(p, tuple(g.index for g in on), load, peak, rating, plugs))
+            on_circuits.append(PsuOnCircuit(use.circuit, use.part, rating, load, peak))
+        draws = circuit_draws(self.circuits, on_circuits)
         short = sum(s.plugs.short_total for s in shares)
         over_psu = sum(max(0.0, s.load - s.rating) for s in shares)
         over_breaker = sum(max(0.0, c.wall - c.breaker_rating) for c in draws)
@@ -102,6 +110,33 @@ _NO_INPUTS = PlugNeed(0, 0, 0, 0)
 
 def power_split(build: ResolvedBuild, budget: DcBudget, psu_target: float = params.PSU_TARGET_LOAD.value) -> Split:
     """The best way to feed every GPU from the build's PSUs (SPEC §4.1), with each PSU's and circuit's load."""
+    if len(build.psus) == 1:  # one way to feed the cards: cheaper to work out than to look up
+        return _best_split(build, budget, psu_target)
+    key = _split_key(build, budget, psu_target)
+    if _LAST and _LAST[0][0] == key:
+        return _LAST[0][2]
+    split = _best_split(build, budget, psu_target)
+    _LAST[:] = [(key, (tuple(build.psus), tuple(build.gpus), tuple(build.circuits)), split)]
+    return split
+
+
+#: The last split computed: its key, what the key's ids belong to (held, so no id is reused while it lives), and
+#: the split. A fix that adds a PSU asks whether the changed build's split works (power_fixes._split_works), then
+#: its re-check asks for that same build's split: the second asking is this entry.
+_LAST: list[tuple[tuple[object, ...], tuple[object, ...], Split]] = []
+_VALUES = (int, float, str, bool, type(None))  # fields keyed by value; a part by identity (catalog parts are frozen)
+
+
+def _split_key(build: ResolvedBuild, budget: DcBudget, psu_target: float) -> tuple[object, ...]:
+    """Everything a split reads: every field of the build's PSUs, GPUs and circuits (parts by identity), the
+    budget and the target."""
+    def fields(items: Sequence[tuple[object, ...]]) -> tuple[tuple[object, ...], ...]:
+        return tuple(tuple(v if type(v) in _VALUES else id(v) for v in item) for item in items)
+
+    return (fields(build.psus), fields(build.gpus), fields(build.circuits), tuple(budget), psu_target)
+
+
+def _best_split(build: ResolvedBuild, budget: DcBudget, psu_target: float) -> Split:
     problem = _Problem(build, budget, psu_target)
     fixed: dict[int, int] = {}
     free: dict[int, list[int]] = {}  # spec index -> GPU indices the split may place
