@@ -75,9 +75,32 @@ class _Problem:
         self.cpu_eps = cpu_eps_plugs(budget.cpu)
         self.rest = budget.rest
         self.circuits = [(c.name, c.outlet, c.other_load) for c in build.circuits]
+        # each circuit's breaker rating and continuous limit (CircuitDraw's properties), in the order of its draws
+        self.circuit_limits = [(c.outlet.voltage * c.outlet.breaker_current, c.outlet.continuous_limit)
+                               for c in build.circuits]
 
     def evaluate(self, gpu_psu: Sequence[int]) -> tuple[tuple[float, ...], Split]:
         """A candidate split and its sort key (lower is better)."""
+        key, shares, draws = self.score(gpu_psu)
+        return key, self.split(shares, draws, gpu_psu)
+
+    def score(self, gpu_psu: Sequence[int]) -> tuple[tuple[float, ...], list[PsuShare], tuple[CircuitDraw, ...]]:
+        """A candidate's sort key (lower is better), and what it puts on each PSU and circuit."""
+        shares, draws = self.loads(gpu_psu)
+        target, limits = self.target, self.circuit_limits
+        short = sum(sum(s.plugs.short.values()) for s in shares)  # PlugUse.short_total
+        over_psu = sum(max(0.0, s.load - s.rating) for s in shares)
+        over_breaker = sum(max(0.0, c.wall - breaker) for c, (breaker, _) in zip(draws, limits, strict=True))
+        over_continuous = sum(max(0.0, c.wall - continuous) for c, (_, continuous) in zip(draws, limits, strict=True))
+        pressure = max([s.load / s.rating / target for s in shares]  # PsuShare.fraction ÷ target
+                       + [c.wall / continuous for c, (_, continuous) in zip(draws, limits, strict=True)])
+        adapters = sum(len(s.plugs.adapters) for s in shares)
+        key = (float(short), round(over_psu, 6), round(over_breaker, 6), round(over_continuous, 6), round(pressure, 9),
+               float(adapters))
+        return key, shares, draws
+
+    def loads(self, gpu_psu: Sequence[int]) -> tuple[list[PsuShare], tuple[CircuitDraw, ...]]:
+        """What a candidate split puts on each PSU and circuit."""
         build, needs, peaks, cabled = self.build, self.needs, self.peaks, self.cabled
         shares = []
         on_circuits = []
@@ -91,18 +114,13 @@ class _Problem:
             rating = self.ratings[p]
             shares.append(PsuShare(p, tuple(g.index for g in on), load, peak, rating, plugs))
             on_circuits.append(PsuOnCircuit(use.circuit, use.part, rating, load, peak))
-        draws = circuit_draws(self.circuits, on_circuits)
-        short = sum(s.plugs.short_total for s in shares)
-        over_psu = sum(max(0.0, s.load - s.rating) for s in shares)
-        over_breaker = sum(max(0.0, c.wall - c.breaker_rating) for c in draws)
-        over_continuous = sum(max(0.0, c.wall - c.continuous_limit) for c in draws)
-        pressure = max([s.fraction / self.target for s in shares]
-                       + [c.wall / c.continuous_limit for c in draws])
-        adapters = sum(len(s.plugs.adapters) for s in shares)
-        split = Split(tuple(shares), draws, tuple(gpu_psu), feasible=not short and not over_psu and not over_breaker)
-        key = (float(short), round(over_psu, 6), round(over_breaker, 6), round(over_continuous, 6), round(pressure, 9),
-               float(adapters))
-        return key, split
+        return shares, circuit_draws(self.circuits, on_circuits)
+
+    @staticmethod
+    def split(shares: list[PsuShare], draws: tuple[CircuitDraw, ...], gpu_psu: Sequence[int]) -> Split:
+        feasible = (not any(s.plugs.short for s in shares) and all(s.load <= s.rating for s in shares)
+                    and all(c.wall <= c.breaker_rating for c in draws))
+        return Split(tuple(shares), draws, tuple(gpu_psu), feasible=feasible)
 
 
 _NO_INPUTS = PlugNeed(0, 0, 0, 0)
@@ -147,13 +165,15 @@ def _best_split(build: ResolvedBuild, budget: DcBudget, psu_target: float) -> Sp
             fixed[gpu.index] = gpu.psu
         else:
             free.setdefault(gpu.spec_index, []).append(gpu.index)
-    if not free:
-        return problem.evaluate([fixed[g.index] for g in build.gpus])[1]
+    if not free:  # one candidate: no key to rank it by
+        gpu_psu = [fixed[g.index] for g in build.gpus]
+        return problem.split(*problem.loads(gpu_psu), gpu_psu)
     groups = list(free.values())
     count = math.prod(math.comb(len(g) + len(build.psus) - 1, len(build.psus) - 1) for g in groups)
     if count <= params.SPLIT_MAX_CANDIDATES.value:
         candidates = _every_split(groups, len(build.psus), fixed, len(build.gpus))
-        return min((problem.evaluate(c) for c in candidates), key=lambda scored: scored[0])[1]
+        _, shares, draws, best = min(((*problem.score(c), c) for c in candidates), key=lambda scored: scored[0])
+        return problem.split(shares, draws, best)
     return _greedy(problem, fixed, [g for group in groups for g in group])
 
 
