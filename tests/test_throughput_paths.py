@@ -156,3 +156,31 @@ def test_an_optimiser_trial_finds_what_an_unseeded_context_finds(catalog: Catalo
         findings = [f for check in search.checks for f in check.run(plain)]
         assert trial.problems == search.problems(findings)
         assert trial.relative_perf == plain.performance.relative_perf
+
+
+def test_replacement_psus_asks_accept_lazily_and_offers_what_filtering_all_first_offers(catalog: Catalog) -> None:
+    from planner.checks.power_fixes import replacement_psus
+    from planner.checks.runner import _recheck, run_checks
+    from planner.models.parts import Psu
+    from planner.physics.power import rated_watts, runs_on
+
+    build = load_build(EXAMPLES / "fail-psu-connectors-dual-3090.toml", catalog)  # too few PCIe plugs
+    settings = Settings()
+    ctx = Context(build, catalog, settings, propose_fixes=False).proposing(
+        lambda changes: _recheck(build, catalog, settings, changes),
+        {f.code for f in run_checks(build, catalog, settings, propose_fixes=False) if f.severity == "error"})
+    asked: list[str] = []
+
+    def accept(psu: Psu, rating: float) -> bool:
+        asked.append(psu.id)
+        return psu.connectors.pcie_8pin >= 4 and rating >= 1000
+
+    fixes = replacement_psus(ctx, 0, accept, "psu.connectors", lambda psu, rating: f"{rating:g} W", tries=2)
+    voltage = build.circuits[0].outlet.voltage
+    every = sorted((p for p in catalog.all("psu", curated=True) if isinstance(p, Psu) and p.id != build.psus[0].part.id
+                    and runs_on(p, voltage) and p.connectors.pcie_8pin >= 4
+                    and rated_watts(p, voltage) >= 1000),
+                   key=lambda p: (p.price is None, p.price or 0.0, rated_watts(p, voltage), p.id))
+    long_way = [p.id for p in every[:2] if ctx.fix(p.id, [Change("psu[0].part", p.id)], "psu.connectors")]
+    assert long_way and [f.changes[0].value for f in fixes] == long_way
+    assert len(asked) < len([p for p in catalog.all("psu", curated=True) if isinstance(p, Psu)])
