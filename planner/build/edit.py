@@ -44,19 +44,28 @@ def set_path(data: MutableMapping[str, Any], path: str, value: Any) -> None:
     node[tokens[-1]] = value
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of parsed TOML (dicts, lists and immutable scalars): several times faster than
-    copy.deepcopy, and fix verification copies the build once per candidate fix."""
-    if isinstance(value, dict):
-        return {key: _copy(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copy(item) for item in value]
-    return value
-
-
 def apply(data: dict[str, Any], changes: Iterable[Change]) -> dict[str, Any]:
-    """A changed deep copy of the build data."""
-    changed: dict[str, Any] = _copy(data)
+    """The build data with `changes` applied, leaving `data` as it was. Only the tables and arrays on the edited
+    paths are copied (fix verification applies one edit per candidate fix); the rest is shared with `data`, so
+    neither may be changed in place afterwards (nothing does: a build's data is read, and edits go through here)."""
+    changed: dict[str, Any] = dict(data)
+    own = {id(changed)}  # the containers this call made: safe to change in place
     for change in changes:
-        set_path(changed, change.path, change.value)
+        tokens = parse_path(change.path)
+        node: Any = changed
+        for token, following in itertools.pairwise(tokens):
+            if isinstance(token, int):
+                assert isinstance(node, MutableSequence)
+                child = node[token]
+            else:
+                child = node[token] if token in node else [] if isinstance(following, int) else {}
+            if id(child) not in own:
+                if isinstance(child, dict):
+                    child = dict(child)
+                elif isinstance(child, list):
+                    child = list(child)
+                own.add(id(child))
+                node[token] = child
+            node = child
+        node[tokens[-1]] = change.value
     return changed

@@ -61,8 +61,12 @@ class _Search:
         self.boards = {g.spec_index: g.board for g in build.gpus}
         self.codes = power_limit_codes()
         self.checks = [r for r in registered().values() if r.code in self.codes]
-        # where the cards sit does not depend on their power limits: place them once
-        self.placement = Context(build, catalog, settings, propose_fixes=False).placement
+        # where the cards sit and the PSUs' ratings do not depend on the power limits: work them out once, and
+        # seed every trial with the models an edit of power limits leaves as they are
+        base = Context(build, catalog, settings, propose_fixes=False)
+        for model in ("placement", "psu_ratings"):
+            getattr(base, model)
+        self.models = base.unchanged_by(frozenset({"gpus.power_limit"}))
         self.trials: dict[Limits, _Trial] = {}
 
     def changes(self, limits: Limits) -> list[Change]:
@@ -74,7 +78,7 @@ class _Search:
                          if f.code in self.codes and f.severity in self.severities)
 
     def check(self, build: ResolvedBuild) -> _Trial:
-        ctx = Context(build, self.catalog, self.settings, propose_fixes=False, placement=self.placement)
+        ctx = Context(build, self.catalog, self.settings, propose_fixes=False, models=self.models)
         findings = [finding for registered in self.checks for finding in registered.run(ctx)]
         return _Trial(self.problems(findings), ctx.performance.relative_perf)
 

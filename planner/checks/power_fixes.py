@@ -59,17 +59,15 @@ def replacement_psus(ctx: Context, psu_index: int, accept: Callable[[Psu, float]
         return []
     use = ctx.build.psus[psu_index]
     voltage = ctx.build.circuit(use.circuit).outlet.voltage
-    candidates = []
-    for psu in ctx.catalog.all("psu", curated=True):
-        if not isinstance(psu, Psu) or psu.id == use.part.id or not runs_on(psu, voltage):
-            continue
-        rating = rated_watts(psu, voltage)
-        if accept(psu, rating):
-            candidates.append((psu.price is None, psu.price or 0.0, rating, psu.id, psu))
-    candidates.sort(key=lambda c: c[:4])
+    units = [(psu.price is None, psu.price or 0.0, rated_watts(psu, voltage), psu.id, psu)
+             for psu in ctx.catalog.all("psu", curated=True)
+             if isinstance(psu, Psu) and psu.id != use.part.id and runs_on(psu, voltage)]
+    units.sort(key=lambda c: c[:4])
+    # cheapest first; `accept` (a pure test) is asked only until the re-checks have their candidates
+    candidates = (psu for *_, rating, _, psu in units if accept(psu, rating))
     role = "instead" if len(ctx.build.psus) == 1 else f"as PSU {psu_index + 1}"
     attempts = ((f"use the {psu.name} ({psu.id}{price_text(psu)}) {role}: {what(psu, rated_watts(psu, voltage))}",
-                 [Change(path=f"psu[{psu_index}].part", value=psu.id)]) for *_, psu in candidates)
+                 [Change(path=f"psu[{psu_index}].part", value=psu.id)]) for psu in candidates)
     return ctx.first_verified(attempts, code, wanted=wanted, most=tries)
 
 

@@ -109,20 +109,26 @@ def shortage_words(short: dict[str, int]) -> list[str]:
 
 def allocate_plugs(psu: Psu, gpus: Sequence[GpuInstance], needs: Sequence[PlugNeed], cpu_eps: int = 0) -> PlugUse:
     """Feed `gpus` (and `cpu_eps` EPS plugs for the CPU) from one PSU's plugs; adapters where natives run out."""
-    available = {PCIE: psu.connectors.pcie_8pin, HPWR: psu.connectors.hpwr, EPS: psu.connectors.eps_8pin}
-    eps_left = available[EPS] - cpu_eps
-    hpwr_inputs = sorted(((need.adapter_plugs, gpu.index) for gpu, need in zip(gpus, needs, strict=True)
-                          for _ in range(need.hpwr)), reverse=True)
-    eps_inputs = [gpu.index for gpu, need in zip(gpus, needs, strict=True) for _ in range(need.eps)]
+    connectors = psu.connectors
+    available = {PCIE: connectors.pcie_8pin, HPWR: connectors.hpwr, EPS: connectors.eps_8pin}
+    pcie = 0
+    hpwr_inputs: list[tuple[int, int]] = []
+    eps_inputs: list[int] = []
+    for gpu, need in zip(gpus, needs, strict=True):
+        pcie += need.pcie
+        if need.hpwr:
+            hpwr_inputs.extend((need.adapter_plugs, gpu.index) for _ in range(need.hpwr))
+        if need.eps:
+            eps_inputs.extend(gpu.index for _ in range(need.eps))
+    hpwr_inputs.sort(reverse=True)
     adapters: list[Adapter] = []
     native_hpwr = min(available[HPWR], len(hpwr_inputs))
     for plugs, index in hpwr_inputs[native_hpwr:]:
         adapters.append(Adapter(index, HPWR, plugs))
-    native_eps = max(0, min(eps_left, len(eps_inputs)))
+    native_eps = max(0, min(available[EPS] - cpu_eps, len(eps_inputs)))
     for index in eps_inputs[native_eps:]:
         adapters.append(Adapter(index, EPS, int(params.EPS_ADAPTER_PLUGS.value)))
-    used = {PCIE: sum(n.pcie for n in needs) + sum(a.plugs for a in adapters),
-            HPWR: native_hpwr, EPS: cpu_eps + native_eps}
+    used = {PCIE: pcie + sum(a.plugs for a in adapters), HPWR: native_hpwr, EPS: cpu_eps + native_eps}
     short = {kind: used[kind] - available[kind] for kind in (PCIE, EPS) if used[kind] > available[kind]}
     taken = 0
     if psu.shared_sockets is not None:

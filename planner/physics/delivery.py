@@ -63,38 +63,64 @@ class _Problem:
         self.build = build
         self.target = psu_target
         self.ratings = [psu_rating(build, i) for i in range(len(build.psus))]
-        self.needs = [gpu_plug_need(g) for g in build.gpus]
-        self.peaks = [gpu_peak(g) for g in build.gpus]
+        # identical cards (same board, chip and limit) have the same inputs and peak: work them out once
+        needs: dict[tuple[int, int, float], tuple[PlugNeed, float]] = {}
+        for g in build.gpus:
+            key = (id(g.board), id(g.chip), g.power_limit)
+            if key not in needs:
+                needs[key] = (gpu_plug_need(g), gpu_peak(g))
+        self.needs = [needs[id(g.board), id(g.chip), g.power_limit][0] for g in build.gpus]
+        self.peaks = [needs[id(g.board), id(g.chip), g.power_limit][1] for g in build.gpus]
+        self.cabled = [need != _NO_INPUTS for need in self.needs]
         self.cpu_eps = cpu_eps_plugs(budget.cpu)
         self.rest = budget.rest
         self.circuits = [(c.name, c.outlet, c.other_load) for c in build.circuits]
+        # each circuit's breaker rating and continuous limit (CircuitDraw's properties), in the order of its draws
+        self.circuit_limits = [(c.outlet.voltage * c.outlet.breaker_current, c.outlet.continuous_limit)
+                               for c in build.circuits]
 
     def evaluate(self, gpu_psu: Sequence[int]) -> tuple[tuple[float, ...], Split]:
         """A candidate split and its sort key (lower is better)."""
-        build = self.build
+        key, shares, draws = self.score(gpu_psu)
+        return key, self.split(shares, draws, gpu_psu)
+
+    def score(self, gpu_psu: Sequence[int]) -> tuple[tuple[float, ...], list[PsuShare], tuple[CircuitDraw, ...]]:
+        """A candidate's sort key (lower is better), and what it puts on each PSU and circuit."""
+        shares, draws = self.loads(gpu_psu)
+        target, limits = self.target, self.circuit_limits
+        short = sum(sum(s.plugs.short.values()) for s in shares)  # PlugUse.short_total
+        over_psu = sum(max(0.0, s.load - s.rating) for s in shares)
+        over_breaker = sum(max(0.0, c.wall - breaker) for c, (breaker, _) in zip(draws, limits, strict=True))
+        over_continuous = sum(max(0.0, c.wall - continuous) for c, (_, continuous) in zip(draws, limits, strict=True))
+        pressure = max([s.load / s.rating / target for s in shares]  # PsuShare.fraction ÷ target
+                       + [c.wall / continuous for c, (_, continuous) in zip(draws, limits, strict=True)])
+        adapters = sum(len(s.plugs.adapters) for s in shares)
+        key = (float(short), round(over_psu, 6), round(over_breaker, 6), round(over_continuous, 6), round(pressure, 9),
+               float(adapters))
+        return key, shares, draws
+
+    def loads(self, gpu_psu: Sequence[int]) -> tuple[list[PsuShare], tuple[CircuitDraw, ...]]:
+        """What a candidate split puts on each PSU and circuit."""
+        build, needs, peaks, cabled = self.build, self.needs, self.peaks, self.cabled
         shares = []
+        on_circuits = []
         for p, use in enumerate(build.psus):
             on = [g for g in build.gpus if gpu_psu[g.index] == p]
             board = p == BOARD_PSU
-            cabled = [g for g in on if self.needs[g.index] != _NO_INPUTS]
-            plugs = allocate_plugs(use.part, cabled, [self.needs[g.index] for g in cabled],
-                                   self.cpu_eps if board else 0)
+            fed = [g for g in on if cabled[g.index]]
+            plugs = allocate_plugs(use.part, fed, [needs[g.index] for g in fed], self.cpu_eps if board else 0)
             load = sum(g.power_limit for g in on) + (self.rest if board else 0.0)
-            peak = sum(self.peaks[g.index] for g in on) + (self.rest if board else 0.0)
-            shares.append(PsuShare(p, tuple(g.index for g in on), load, peak, self.ratings[p], plugs))
-        draws = circuit_draws(self.circuits, [PsuOnCircuit(use.circuit, use.part, s.rating, s.load, s.peak)
-                                              for use, s in zip(build.psus, shares, strict=True)])
-        short = sum(s.plugs.short_total for s in shares)
-        over_psu = sum(max(0.0, s.load - s.rating) for s in shares)
-        over_breaker = sum(max(0.0, c.wall - c.breaker_rating) for c in draws)
-        over_continuous = sum(max(0.0, c.wall - c.continuous_limit) for c in draws)
-        pressure = max([s.fraction / self.target for s in shares]
-                       + [c.wall / c.continuous_limit for c in draws])
-        adapters = sum(len(s.plugs.adapters) for s in shares)
-        split = Split(tuple(shares), draws, tuple(gpu_psu), feasible=not short and not over_psu and not over_breaker)
-        key = (float(short), round(over_psu, 6), round(over_breaker, 6), round(over_continuous, 6), round(pressure, 9),
-               float(adapters))
-        return key, split
+            peak = sum(peaks[g.index] for g in on) + (self.rest if board else 0.0)
+            rating = self.ratings[p]
+            shares.append(PsuShare(p, tuple(g.index for g in on), load, peak, rating, plugs))
+            on_circuits.append(PsuOnCircuit(use.circuit, use.part, rating, load, peak))
+        return shares, circuit_draws(self.circuits, on_circuits)
+
+    @staticmethod
+    def split(shares: list[PsuShare], draws: tuple[CircuitDraw, ...], gpu_psu: Sequence[int]) -> Split:
+        feasible = (not any(s.plugs.short for s in shares) and all(s.load <= s.rating for s in shares)
+                    and all(c.wall <= c.breaker_rating for c in draws))
+        return Split(tuple(shares), draws, tuple(gpu_psu), feasible=feasible)
 
 
 _NO_INPUTS = PlugNeed(0, 0, 0, 0)
@@ -102,6 +128,33 @@ _NO_INPUTS = PlugNeed(0, 0, 0, 0)
 
 def power_split(build: ResolvedBuild, budget: DcBudget, psu_target: float = params.PSU_TARGET_LOAD.value) -> Split:
     """The best way to feed every GPU from the build's PSUs (SPEC §4.1), with each PSU's and circuit's load."""
+    if len(build.psus) == 1:  # one way to feed the cards: cheaper to work out than to look up
+        return _best_split(build, budget, psu_target)
+    key = _split_key(build, budget, psu_target)
+    if _LAST and _LAST[0][0] == key:
+        return _LAST[0][2]
+    split = _best_split(build, budget, psu_target)
+    _LAST[:] = [(key, (tuple(build.psus), tuple(build.gpus), tuple(build.circuits)), split)]
+    return split
+
+
+#: The last split computed: its key, what the key's ids belong to (held, so no id is reused while it lives), and
+#: the split. A fix that adds a PSU asks whether the changed build's split works (power_fixes._split_works), then
+#: its re-check asks for that same build's split: the second asking is this entry.
+_LAST: list[tuple[tuple[object, ...], tuple[object, ...], Split]] = []
+_VALUES = (int, float, str, bool, type(None))  # fields keyed by value; a part by identity (catalog parts are frozen)
+
+
+def _split_key(build: ResolvedBuild, budget: DcBudget, psu_target: float) -> tuple[object, ...]:
+    """Everything a split reads: every field of the build's PSUs, GPUs and circuits (parts by identity), the
+    budget and the target."""
+    def fields(items: Sequence[tuple[object, ...]]) -> tuple[tuple[object, ...], ...]:
+        return tuple(tuple(v if type(v) in _VALUES else id(v) for v in item) for item in items)
+
+    return (fields(build.psus), fields(build.gpus), fields(build.circuits), tuple(budget), psu_target)
+
+
+def _best_split(build: ResolvedBuild, budget: DcBudget, psu_target: float) -> Split:
     problem = _Problem(build, budget, psu_target)
     fixed: dict[int, int] = {}
     free: dict[int, list[int]] = {}  # spec index -> GPU indices the split may place
@@ -112,13 +165,15 @@ def power_split(build: ResolvedBuild, budget: DcBudget, psu_target: float = para
             fixed[gpu.index] = gpu.psu
         else:
             free.setdefault(gpu.spec_index, []).append(gpu.index)
-    if not free:
-        return problem.evaluate([fixed[g.index] for g in build.gpus])[1]
+    if not free:  # one candidate: no key to rank it by
+        gpu_psu = [fixed[g.index] for g in build.gpus]
+        return problem.split(*problem.loads(gpu_psu), gpu_psu)
     groups = list(free.values())
     count = math.prod(math.comb(len(g) + len(build.psus) - 1, len(build.psus) - 1) for g in groups)
     if count <= params.SPLIT_MAX_CANDIDATES.value:
         candidates = _every_split(groups, len(build.psus), fixed, len(build.gpus))
-        return min((problem.evaluate(c) for c in candidates), key=lambda scored: scored[0])[1]
+        _, shares, draws, best = min(((*problem.score(c), c) for c in candidates), key=lambda scored: scored[0])
+        return problem.split(shares, draws, best)
     return _greedy(problem, fixed, [g for group in groups for g in group])
 
 
