@@ -131,8 +131,9 @@ def power_split(build: ResolvedBuild, budget: DcBudget, psu_target: float = para
     if len(build.psus) == 1:  # one way to feed the cards: cheaper to work out than to look up
         return _best_split(build, budget, psu_target)
     key = _split_key(build, budget, psu_target)
-    if _LAST and _LAST[0][0] == key:
-        return _LAST[0][2]
+    last = _LAST[0] if _LAST else None  # one read: a re-check in another thread (the TUI's) may replace it
+    if last is not None and last[0] == key:
+        return last[2]
     split = _best_split(build, budget, psu_target)
     _LAST[:] = [(key, (tuple(build.psus), tuple(build.gpus), tuple(build.circuits)), split)]
     return split
