@@ -21,11 +21,17 @@ _VALUES = (int, float, str, type(None))  # arguments keyed by value; any other (
 def per_part(fn: Callable[..., R]) -> Callable[..., R]:
     """Memoise `fn(*args)` (positional arguments only) on its parts' identity and its other arguments' values
     (a rating, a window index)."""
-    cache: dict[tuple[Any, ...], tuple[tuple[Any, ...], R]] = {}
+    cache: dict[Any, tuple[tuple[Any, ...], R]] = {}
 
     @wraps(fn)
     def memoised(*args: Any) -> R:
-        key = tuple(a if type(a) in _VALUES else id(a) for a in args)
+        if len(args) == 1:  # the common call (one part): keyed on its identity alone, an int no tuple equals
+            key: Any = id(args[0])
+        elif len(args) == 2:  # a part and a rating, a card and its chip: no generator to build
+            a, b = args
+            key = (a if type(a) in _VALUES else id(a), b if type(b) in _VALUES else id(b))
+        else:
+            key = tuple(a if type(a) in _VALUES else id(a) for a in args)
         hit = cache.get(key)
         if hit is not None:
             return hit[1]

@@ -6,9 +6,9 @@ order (planner/catalog/sources.py) into raw entries; plus parsing and validating
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from pydantic import ValidationError
 
@@ -19,6 +19,8 @@ from planner.catalog.words import PartWords, part_words
 from planner.errors import CatalogError
 from planner.models.parts import KIND_FILES, KIND_MODELS, Part
 from planner.validation import first_problem, problems
+
+T = TypeVar("T")
 
 
 class Entry:
@@ -86,6 +88,7 @@ class CatalogFiles:
         self._listings: dict[Path, frozenset[str]] = {}
         self._curated_entries: dict[str, dict[str, Entry]] = {}  # read from the curated files alone
         self._curated_read: dict[str, dict[str, Entry]] = {}  # taken from `entries()`
+        self._derived: dict[Hashable, Any] = {}  # see `derived`
 
     def files(self, kind: str) -> list[Path]:
         """The files of a kind, in override order."""
@@ -177,7 +180,16 @@ class CatalogFiles:
                         entry.overrides = [*previous.overrides, previous.file]
                     merged[part_id] = entry
             self._raw[kind] = merged
+            self._derived.clear()  # the curated entries of the kind are now taken from these
         return self._raw[kind]
+
+    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """`compute()`, a value worked out from this catalog's parts alone (a ranking of its curated PSUs…),
+        once per catalog and `key`; computed again after a kind is read whole, which may change its curated
+        entries."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return cast(T, self._derived[key])
 
     def _curated(self, kind: str) -> dict[str, Entry]:
         """The curated (not bulk-imported) entries of a kind, by id, after overrides: those of `entries()`

@@ -8,7 +8,7 @@ clear the finding or adds an error: a description here may promise only what tha
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planner.checks.context import Context
 from planner.checks.findings import Change, Fix
@@ -16,6 +16,9 @@ from planner.fmt import gpu_labels, price_text, watts
 from planner.models.parts import Outlet, Psu
 from planner.physics import params
 from planner.physics.power import rated_watts, runs_on
+
+if TYPE_CHECKING:
+    from planner.catalog import Catalog
 
 STEP_W = params.POWER_LIMIT_STEP.value  # power limits are proposed in 5 W steps (SPEC §5.2)
 
@@ -59,16 +62,24 @@ def replacement_psus(ctx: Context, psu_index: int, accept: Callable[[Psu, float]
         return []
     use = ctx.build.psus[psu_index]
     voltage = ctx.build.circuit(use.circuit).outlet.voltage
-    units = [(psu.price is None, psu.price or 0.0, rated_watts(psu, voltage), psu.id, psu)
-             for psu in ctx.catalog.all("psu", curated=True)
-             if isinstance(psu, Psu) and psu.id != use.part.id and runs_on(psu, voltage)]
-    units.sort(key=lambda c: c[:4])
     # cheapest first; `accept` (a pure test) is asked only until the re-checks have their candidates
-    candidates = (psu for *_, rating, _, psu in units if accept(psu, rating))
+    candidates = (psu for rating, psu in _ranked_psus(ctx.catalog, voltage)
+                  if psu.id != use.part.id and accept(psu, rating))
     role = "instead" if len(ctx.build.psus) == 1 else f"as PSU {psu_index + 1}"
     attempts = ((f"use the {psu.name} ({psu.id}{price_text(psu)}) {role}: {what(psu, rated_watts(psu, voltage))}",
                  [Change(path=f"psu[{psu_index}].part", value=psu.id)]) for psu in candidates)
     return ctx.first_verified(attempts, code, wanted=wanted, most=tries)
+
+
+def _ranked_psus(catalog: Catalog, voltage: float) -> tuple[tuple[float, Psu], ...]:
+    """The curated PSUs that run on `voltage`, cheapest first (unpriced last, then by rating and id), each with
+    its rating there; ranked once per catalog and voltage (every check and re-check with a PSU finding asks)."""
+    def rank() -> tuple[tuple[float, Psu], ...]:
+        units = [(psu.price is None, psu.price or 0.0, rated_watts(psu, voltage), psu.id, psu)
+                 for psu in catalog.all("psu", curated=True) if isinstance(psu, Psu) and runs_on(psu, voltage)]
+        units.sort(key=lambda c: c[:4])
+        return tuple((rating, psu) for *_, rating, _, psu in units)
+    return catalog.derived(("ranked curated psus", voltage), rank)
 
 
 def _circuit_changes(ctx: Context, name: str, outlet: str) -> list[Change]:
