@@ -19,19 +19,22 @@ from planner.checks.findings import Change, Finding
 from planner.checks.optimize import optimize, power_limit_codes
 from planner.checks.registry import (
     FIELDS,
-    POWER_FIELDS,
     check,
     codes_reading,
+    codes_reading_none,
     edit_fields,
     registered,
     unregister,
 )
-from planner.checks.runner import power_edit, run_checks, unmoved
+from planner.checks.runner import run_checks, touched
 from planner.errors import InputError
 from planner.models.parts import Case, Cpu, GpuBoard, Motherboard, Outlet, Psu, Riser
 
 from conftest import EXAMPLES
 from helpers import BASE, TEST_CATALOG, build, gpus
+
+#: The fields power limits, PSUs and circuits are made of: what the optimiser, most fixes and the tuner edit.
+POWER_FIELDS = frozenset({"gpus.power_limit", "psus", "psus.count", "circuits"})
 
 FUSE_W = 600.0  # the made-up fuse of the test family: an error above this many watts of GPU power limits
 
@@ -104,12 +107,17 @@ def test_a_check_that_reads_an_unknown_field_is_refused_at_registration() -> Non
         check("fuse.rating", reads={"gpus.power_limit", "fuses"})
 
 
-def test_an_edit_of_power_limits_psus_or_circuits_is_a_power_edit_and_others_are_not() -> None:
-    assert power_edit([Change("gpu[1].power_limit", "300 W"), Change("psu[0].part", "x"),
-                       Change("circuit[0].outlet", "y")])
-    assert not power_edit([Change("gpu[0].power_limit", "300 W"), Change("case", "x")])
-    assert not power_edit([Change("gpu[0].slot", "PCIE1")])
-    assert not power_edit([Change("gpu", [])])  # a whole [[gpu]] list may change anything of the cards
+def _power_edit(changes: list[Change]) -> bool:
+    fields = touched(changes)
+    return fields is not None and fields <= POWER_FIELDS
+
+
+def test_an_edit_of_power_limits_psus_or_circuits_touches_only_power_fields_and_others_do_not() -> None:
+    assert _power_edit([Change("gpu[1].power_limit", "300 W"), Change("psu[0].part", "x"),
+                        Change("circuit[0].outlet", "y")])
+    assert not _power_edit([Change("gpu[0].power_limit", "300 W"), Change("case", "x")])
+    assert not _power_edit([Change("gpu[0].slot", "PCIE1")])
+    assert not _power_edit([Change("gpu", [])])  # a whole [[gpu]] list may change anything of the cards
     assert edit_fields("no.such.key") is None
 
 
@@ -179,7 +187,7 @@ def case_check_reading_psus() -> Iterator[None]:
 def test_a_case_check_that_reads_the_psus_is_rerun_when_a_psu_edit_is_verified() -> None:
     [finding] = [f for f in run_checks(build(TWO_3090), TEST_CATALOG) if f.code == "case.psu-test"]
     assert [(fix.description, fix.verified) for fix in finding.fixes] == [("use another PSU", True)]
-    assert "case.psu-test" not in unmoved()
+    assert "case.psu-test" not in codes_reading_none(POWER_FIELDS)  # its findings are not kept on a PSU edit
 
 
 # -- the reads are exact: a field a check does not declare never changes its findings ------------------------------

@@ -68,9 +68,6 @@ EDIT_PATHS: dict[str, tuple[str, ...]] = {
 }
 _INDEX = re.compile(r"\[\d+\]")
 
-#: The fields power limits, PSUs and circuits are made of: what the optimiser, most fixes and the tuner edit.
-POWER_FIELDS = frozenset({"gpus.power_limit", "psus", "psus.count", "circuits"})
-
 #: The modules of the check families (planner/checks/…), imported by the first `registered()`. A check is
 #: registered in the module named after its code family (`psu.*` in psu/, `slot.*` in slot.py).
 FAMILIES = ("case", "cpu", "memory", "slot", "pcie", "riser", "psu.headroom", "psu.connectors", "psu.split",

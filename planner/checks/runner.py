@@ -13,14 +13,8 @@ from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks.context import Context, Settings
 from planner.checks.findings import SEVERITY_RANK, Change, Finding
-from planner.checks.registry import POWER_FIELDS, codes_reading_none, edit_fields, informing, registered
+from planner.checks.registry import codes_reading_none, edit_fields, informing, registered
 from planner.errors import InputError
-
-
-def unmoved() -> frozenset[str]:
-    """The checks an edit of power limits, PSUs or circuits cannot change: those that read none of them (their
-    findings are kept on re-checks of such edits)."""
-    return codes_reading_none(POWER_FIELDS)
 
 
 def touched(changes: list[Change]) -> frozenset[str] | None:
@@ -33,12 +27,6 @@ def touched(changes: list[Change]) -> frozenset[str] | None:
             return None
         fields |= edited
     return fields
-
-
-def power_edit(changes: list[Change]) -> bool:
-    """Do these edits change nothing but power limits, PSUs and circuits (POWER_FIELDS)?"""
-    fields = touched(changes)
-    return bool(changes) and fields is not None and fields <= POWER_FIELDS
 
 
 def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
