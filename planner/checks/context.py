@@ -55,8 +55,7 @@ class Context:
 
     def __init__(self, build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
                  propose_fixes: bool = True, recheck: Callable[[list[Change]], list[Finding] | None] | None = None,
-                 errors_before: set[str] | None = None, placement: Placement | None = None,
-                 models: Mapping[str, Any] | None = None) -> None:
+                 errors_before: set[str] | None = None, models: Mapping[str, Any] | None = None) -> None:
         self.build = build
         self.catalog = catalog
         self.settings = settings if settings is not None else Settings()
@@ -77,8 +76,6 @@ class Context:
             if unknown := sorted(models.keys() - MODEL_READS.keys()):
                 raise ValueError(f"unknown models {unknown}; the models are context.MODEL_READS")
             self.__dict__.update(models)
-        if placement is not None:  # where the cards sit, when the caller knows it (an edit that moves none)
-            self.__dict__["placement"] = placement
 
     #: Models that depend on the build alone, not on whether fixes are proposed (see proposing).
     _MODELS = ("budget", "placement", "psu_ratings", "power_split", "thermal", "performance")
