@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BeforeValidator, WithJsonSchema
+from planner.record import Before, JsonSchema
 
 if TYPE_CHECKING:
     import pint
@@ -120,7 +120,7 @@ def _quantity(kind: str) -> Any:
         "description": f"{what.split(' ', 1)[1]}: a number of {symbol}, or a string with a unit "
         f"such as '{_EXAMPLES[kind]}'",
     }
-    return Annotated[float, BeforeValidator(_validator(kind)), WithJsonSchema(schema)]
+    return Annotated[float, Before(_validator(kind)), JsonSchema(schema)]
 
 
 Power = _quantity("power")

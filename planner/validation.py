@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pydantic import ValidationError
-    from pydantic_core import ErrorDetails
+    from pydantic_core import ErrorDetails, ValidationError
 
 
 def location(loc: tuple[int | str, ...]) -> str:

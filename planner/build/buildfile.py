@@ -7,12 +7,13 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
-from pydantic import BaseModel, ValidationError
+from pydantic_core import ValidationError
 
 from planner import tomlfile
 from planner.catalog import suggest
 from planner.errors import InputError
 from planner.models.build import BuildFile, CircuitSpec, Extras, GpuSpec, PsuSpec
+from planner.record import Record
 from planner.validation import location, message
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 MAX_BYTES = 1_000_000  # a build file is a few kB; refuse anything absurd before parsing it
 
 #: The model that holds the keys at each place of a build file (for "did you mean").
-_TABLES: dict[str, type[BaseModel]] = {"circuit": CircuitSpec, "psu": PsuSpec, "gpu": GpuSpec,
+_TABLES: dict[str, type[Record]] = {"circuit": CircuitSpec, "psu": PsuSpec, "gpu": GpuSpec,
                                        "extras": Extras}
 
 
@@ -78,7 +79,7 @@ def parse_toml(text: str, label: str) -> dict[str, Any]:
     return tomlfile.loads(text, label)
 
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound=Record)
 
 
 @overload
@@ -89,7 +90,7 @@ def validate(data: dict[str, Any], text: str, label: str) -> BuildFile: ...
 def validate(data: dict[str, Any], text: str, label: str, model: type[M]) -> M: ...
 
 
-def validate(data: dict[str, Any], text: str, label: str, model: type[BaseModel] = BuildFile) -> BaseModel:
+def validate(data: dict[str, Any], text: str, label: str, model: type[Record] = BuildFile) -> Record:
     """Validate parsed TOML as a build file (or as `model`: a partial build for `planner solve`); the first
     problem becomes an InputError."""
     try:
@@ -163,7 +164,7 @@ def _is_branch(item: str) -> bool:
 
 def _allowed_keys(loc: tuple[str | int, ...]) -> list[str]:
     keys = [k for k in loc[:-1] if isinstance(k, str)]
-    model: type[BaseModel] = _TABLES.get(keys[0], BuildFile) if keys else BuildFile
+    model: type[Record] = _TABLES.get(keys[0], BuildFile) if keys else BuildFile
     return list(model.model_fields)
 
 

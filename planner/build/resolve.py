@@ -8,7 +8,7 @@ part with a bad field, a PSU on an unknown circuit) become one InputError naming
 import json
 from typing import Any, NamedTuple, TypeVar
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError
 
 from planner.catalog import Catalog, did_you_mean
 from planner.catalog.prices import PriceOrigin

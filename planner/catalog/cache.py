@@ -1,7 +1,7 @@
 """A per-user cache of catalog files, so a cold `planner check` neither re-parses TOML nor re-validates
 entries it validated before.
 
-tomllib is pure Python (~25 ms for a 50 kB catalog) and building pydantic validators for the part
+tomllib is pure Python (~25 ms for a 50 kB catalog) and building the validators for the part
 models costs ~20 ms per run. The cache holds, per catalog file, the validated (canonical) data of every
 valid entry and, in a second file read only when needed, the parsed TOML, as JSON — no pickle.
 
@@ -24,11 +24,10 @@ import zlib
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple, get_args
-
-from pydantic import BaseModel
+from typing import Any, NamedTuple
 
 from planner import __version__
+from planner.record import Record
 
 ENV = "PLANNER_CACHE_DIR"  # "" switches caching off
 FORMAT = 2  # of the cache files: a header line, then the JSON body
@@ -81,7 +80,7 @@ def _models_stamp() -> str:
     """Changes whenever the code that validates entries changes (its content, not its file times)."""
     here = Path(__file__).resolve().parent.parent  # planner/
     hasher = hashlib.blake2b(__version__.encode(), digest_size=16)
-    for name in ("models/parts.py", "models/workloads.py", "units.py", "units.txt"):
+    for name in ("models/base.py", "models/parts.py", "models/workloads.py", "record/core.py", "units.py", "units.txt"):
         hasher.update((here / name).read_bytes())
     return hasher.hexdigest()
 
@@ -177,36 +176,13 @@ def _read(path: Path, source: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def construct(model: type[BaseModel], data: dict[str, Any]) -> BaseModel:
-    """Rebuild a model from data that an earlier run validated and dumped (nested models included)."""
+def construct(model: type[Record], data: dict[str, Any]) -> Record:
+    """Rebuild a record from data that an earlier run validated and dumped (nested records included)."""
     values = dict(data)
-    for name, nested in _nested_fields(model):
+    for name, nested in model.nested_records():
         value = values.get(name)
         if isinstance(value, list):
             values[name] = [construct(nested, v) for v in value]
         elif isinstance(value, dict):
             values[name] = construct(nested, value)
     return model.model_construct(**values)
-
-
-@cache
-def _nested_fields(model: type[BaseModel]) -> tuple[tuple[str, type[BaseModel]], ...]:
-    """The fields of a model that hold models (or lists of them), worked out once per model."""
-    found = []
-    for name, field in model.model_fields.items():
-        nested = _nested_model(field.annotation)  # type: ignore[arg-type]  # annotations are hashable
-        if nested is not None:
-            found.append((name, nested))
-    return tuple(found)
-
-
-@cache
-def _nested_model(annotation: Any) -> type[BaseModel] | None:
-    """The model inside `Model`, `list[Model]` or `Model | None`, if any."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in get_args(annotation):
-        found = _nested_model(arg)
-        if found is not None:
-            return found
-    return None

@@ -10,7 +10,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError
 
 from planner import tomlfile
 from planner.catalog import cache

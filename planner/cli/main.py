@@ -438,9 +438,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, *, loading: Callable[[], None] | None = None,
-         loaded: Callable[[], None] | None = None) -> int:
-    """Run one command; `loading` is called before its code is imported, `loaded` once it is, before it runs."""
+def main(argv: Sequence[str] | None = None, *, loaded: Callable[[], None] | None = None) -> int:
+    """Run one command; `loaded` is called once its code is imported, before it runs."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:  # bare `planner`: a short usage on stderr, not the whole help
         print(f"usage: planner COMMAND [options]\ncommands: {', '.join(COMMANDS)}\n"
@@ -464,8 +463,6 @@ def main(argv: Sequence[str] | None = None, *, loading: Callable[[], None] | Non
         return ExitCode.BAD_INPUT
     try:
         module, function = COMMANDS[args.command][1].split(":")
-        if loading is not None:
-            loading()
         run: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), function)
         if loaded is not None:
             loaded()

@@ -1,4 +1,5 @@
-"""pydantic models of parts (catalog entries) and build files; quantities are canonical floats."""
+"""The models of parts (catalog entries) and build files: records (planner/record/) validated by pydantic-core;
+quantities are canonical floats."""
 
 from planner.models.build import BuildFile, CircuitSpec, Extras, GpuSpec, PsuSpec
 from planner.models.parts import (

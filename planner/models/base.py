@@ -3,18 +3,15 @@ the workload models (`workloads.py`)."""
 
 from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
+from planner.record import Field, Record, model_validator
 from planner.units import Price
 
 PositiveInt = Annotated[int, Field(ge=1)]
 PartId = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9.]+)*$")]
 
 
-class Part(BaseModel):
+class Part(Record):
     """Fields every catalog entry has."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9.]+)*$", description="Catalog id (the TOML table key).")
     name: str = Field(min_length=1, description="Full product name.")

@@ -2,9 +2,8 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, WithJsonSchema
-
 from planner.models.parts import RamType
+from planner.record import Field, JsonSchema, Record, StrictInt
 from planner.units import Power, Temperature
 
 Workload = Literal["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
@@ -13,7 +12,7 @@ Region = Literal["us", "eu", "uk", "jp", "cn", "au"]
 #: A part reference: a catalog id, or an inline table `{ base = "id", field = value, … }`.
 PartRef = Annotated[
     str | dict[str, Any],
-    WithJsonSchema({
+    JsonSchema({
         "anyOf": [
             {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9.]+)*$", "description": "a catalog id"},
             {"type": "object", "description": "an inline part: base = catalog id (optional) plus fields; owned = true: "
@@ -26,8 +25,8 @@ PartRef = Annotated[
 MAX_GPUS = 16  # the most GPUs any workstation or 4U chassis in the catalogs can carry
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+class _Strict(Record):
+    """A table of the build file (unknown keys refused, frozen: every record is)."""
 
 
 class CircuitSpec(_Strict):

@@ -7,12 +7,11 @@ number in the documented unit or a string with a unit ("313 mm", "13.5 in", "120
 from collections.abc import Sequence
 from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
 from planner.kinds import KIND_FILES as KIND_FILES  # re-exported: the kinds and their files
 from planner.memo import per_part
 from planner.models.base import Part as Part  # re-exported: the base of every part kind
 from planner.models.workloads import WorkloadModel
+from planner.record import Field, Record, model_validator
 from planner.units import (
     Airflow,
     Bandwidth,
@@ -44,11 +43,9 @@ CpuGeneration = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
 
 
-class Excursions(BaseModel):
+class Excursions(Record):
     """Measured power excursions of a card, each as peak ÷ the card's default power, in the time windows reviewers
     measure (Igor's Lab: < 1 ms, 1–5 ms, 5–10 ms, 10–20 ms)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     under_1ms: float = Field(ge=1, le=4, description="Peak over spikes shorter than 1 ms ÷ default power.")
     ms_1_5: float = Field(ge=1, le=4, description="Peak over 1–5 ms ÷ default power.")
@@ -63,10 +60,8 @@ class Excursions(BaseModel):
         return self
 
 
-class PerfPoint(BaseModel):
+class PerfPoint(Record):
     """One measured point of a power-limit curve."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     power_fraction: float = Field(
         gt=0, le=1.5,
@@ -75,10 +70,8 @@ class PerfPoint(BaseModel):
     relative_perf: float = Field(gt=0, le=1.5, description="Throughput ÷ throughput at that reference power.")
 
 
-class PerfCurve(BaseModel):
+class PerfCurve(Record):
     """A measured power-limit → throughput curve for one kind of work."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: Literal["compute-bound", "memory-bound"] = Field(description="Which workloads it represents.")
     workload: str = Field(description="What was measured, e.g. resnet50-fp16-training.")
@@ -194,20 +187,16 @@ def connector_capacity(connectors: Sequence[str]) -> float:
     return SLOT_WATTS + sum(CONNECTOR_WATTS[c] for c in connectors)
 
 
-class PsuConnectors(BaseModel):
+class PsuConnectors(Record):
     """Native cables a PSU offers."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     pcie_8pin: int = Field(default=0, ge=0, le=32, alias="pcie-8pin", description="PCIe 8-pin (6+2) plugs.")
     hpwr: int = Field(default=0, ge=0, le=16, alias="12vhpwr", description="12VHPWR / 12V-2x6 plugs.")
     eps_8pin: int = Field(default=0, ge=0, le=8, alias="eps-8pin", description="EPS 8-pin (4+4) CPU plugs.")
 
 
-class SocketUse(BaseModel):
+class SocketUse(Record):
     """How many of a PSU's shared modular sockets one cable of each kind takes."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     pcie_8pin: int = Field(default=1, ge=0, le=4, alias="pcie-8pin",
                            description="Sockets a PCIe 8-pin (6+2) cable takes (one plug per cable, no pigtails).")
@@ -266,10 +255,8 @@ class Psu(Part):
         return self
 
 
-class PsuMount(BaseModel):
+class PsuMount(Record):
     """One place in a case that holds a PSU: its size class, the longest unit it takes, and what it needs."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     form_factor: PsuFormFactor = Field(
         description="Largest PSU form factor it takes: an ATX mount also takes SFX/SFX-L units on an adapter plate,"
@@ -341,19 +328,15 @@ def _mounts(case: Case) -> tuple[PsuMount, ...]:
     return (PsuMount(form_factor="atx", max_length=case.max_psu_length),) * case.psu_bays
 
 
-class ShareRule(BaseModel):
+class ShareRule(Record):
     """A lane-sharing rule: when another slot (or M.2 socket) is used, this slot narrows or switches off."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     when_used: str = Field(min_length=1, description="Name of the slot or M.2 socket that triggers the rule.")
     lanes: int = Field(ge=0, le=16, description="This slot's lanes then (0 = disabled).")
 
 
-class PcieSlot(BaseModel):
+class PcieSlot(Record):
     """One PCIe slot on a motherboard."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(min_length=1, description="Name printed on the board, e.g. PCIE1.")
     position: int = Field(ge=1, le=20, description="Expansion-slot index from the top (1 = nearest the CPU).")
@@ -370,11 +353,9 @@ class PcieSlot(BaseModel):
         return self
 
 
-class PcieSwitch(BaseModel):
+class PcieSwitch(Record):
     """A PCIe switch on the board (e.g. a PLX PEX8747): slots behind it get their full link width to the
     switch, and share its one upstream link to the CPU (or chipset)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(min_length=1, description="What findings call it, e.g. 'switch A'.")
     model: str = Field(min_length=1, description="The chip, e.g. 'PLX PEX8747'.")

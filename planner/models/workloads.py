@@ -9,9 +9,8 @@ in billions, as model cards quote them.
 
 from typing import Literal, Self
 
-from pydantic import Field, model_validator
-
 from planner.models.base import Part
+from planner.record import Field, model_validator
 from planner.units import Memory
 
 #: A dense LLM's parameter count derived from its architecture may differ from the published count by

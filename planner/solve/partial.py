@@ -11,20 +11,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pydantic import Field
-
 from planner.build import buildfile
 from planner.build.resolve import DEFAULT_OUTLETS, DEFAULT_REGION, ResolvedBuild, is_owned, resolve
 from planner.catalog import Catalog
 from planner.errors import InputError
 from planner.models.build import BuildFile, PartRef, PsuSpec, Region
 from planner.models.parts import Case, Cpu, Motherboard, Psu
+from planner.record import Field
 
 
 class PartialBuild(BuildFile):
     """A build file whose case, motherboard, CPU and PSUs may be missing (`planner solve` fills them in)."""
 
-    # (mypy: a field may narrow, not widen, its base's type; pydantic validates this class on its own)
+    # (mypy: a field may narrow, not widen, its base's type; it is validated on its own)
     case: PartRef | None = Field(  # type: ignore[assignment]
         default=None, description="Case id or inline case; missing: the solver picks one.")
     motherboard: PartRef | None = Field(  # type: ignore[assignment]

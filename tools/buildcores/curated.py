@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError
 
 from planner.models.parts import KIND_FILES, KIND_MODELS
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError
 
 from planner.models.parts import KIND_FILES, KIND_MODELS
 
