@@ -355,6 +355,14 @@ def test_main_writes_valid_deterministic_files(tmp_path: Path) -> None:
     assert isinstance(board, GpuBoard) and board.chip == "rtx-4090"
 
 
+def test_an_output_path_that_is_a_file_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    out = tmp_path / "imported"
+    out.write_text("not a folder")
+    with pytest.raises(SystemExit, match="not a folder"):
+        main(["--out", str(out)])
+    assert out.read_text() == "not a folder"
+
+
 def test_refuses_another_snapshot(tmp_path: Path) -> None:
     (tmp_path / "SOURCE.md").write_text("snapshot commit 0000\n")
     with pytest.raises(SystemExit):

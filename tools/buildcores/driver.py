@@ -114,6 +114,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     source, out = args.source.resolve(), args.out.resolve()
+    if out.exists() and not out.is_dir():
+        sys.exit(f"error: --out {out}: not a folder (the importer writes one catalog file per kind into it)")
     check_snapshot(source)
     records = {kind: load_records(source, kind) for kind in MAPPERS}
     chips = load_chips(args.chips)

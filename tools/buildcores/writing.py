@@ -58,8 +58,10 @@ def render(kind: str, entries: dict[str, dict[str, Any]]) -> str:
 
 def write(path: Path, text: str) -> None:
     """Write one catalog file atomically (readers see the old file or the new one), replacing the last import."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, text, force=True)
     except InputError as error:
         sys.exit(f"error: {error}")
+    except OSError as error:
+        sys.exit(f"error: {path.parent}: cannot create the folder ({error.strerror})")
