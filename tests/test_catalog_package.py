@@ -126,3 +126,13 @@ def test_a_curated_alias_still_wins_once_the_imported_file_was_read(tmp_path: Pa
     assert set(catalog.entries("psu")) == {"my-psu", "other-psu"}  # reads every file of the kind
     assert catalog.alias_target("psu", "shared") == "my-psu"
     assert catalog.curated_ids("psu") == ["my-psu"]
+
+
+def test_the_curated_parts_come_in_the_same_order_whether_or_not_the_kind_was_read_whole() -> None:
+    # Fixes rank curated parts and keep the first of equals: their order must not depend on whether a search
+    # (or `catalog list`) read the kind's imported files before. The PSUs: curated entries override imported ones.
+    for kind in ("psu", "gpu", "case", "motherboard", "cpu"):
+        catalog = Catalog()
+        before = [part.id for part in catalog.all(kind, curated=True)]
+        catalog.entries(kind)
+        assert [part.id for part in catalog.all(kind, curated=True)] == before, kind

@@ -196,8 +196,10 @@ class CatalogFiles:
         once the kind was read whole, else read from the curated files alone (the imported files, which hold
         thousands of entries, are not read)."""
         if kind in self._raw:
-            if kind not in self._curated_read:
-                self._curated_read[kind] = {i: entry for i, entry in self._raw[kind].items() if not entry.imported}
+            if kind not in self._curated_read:  # the winning entries, in the curated files' order (as below)
+                ids = dict.fromkeys(i for path in self.files(kind) if path.parent.name != "imported"
+                                    for i in self._file(path))
+                self._curated_read[kind] = {i: entry for i in ids if not (entry := self._raw[kind][i]).imported}
             return self._curated_read[kind]
         if kind in self._curated_entries:
             return self._curated_entries[kind]
