@@ -86,7 +86,7 @@ def reference_problems(catalog: CatalogFiles, kinds: set[str]) -> list[CatalogEr
                 for other in pairs if isinstance(pairs, list) else []:
                     if isinstance(other, str) and other not in known:
                         errors.append(CatalogError(
-                            f"no case or motherboard {other!r} in the catalogs{did_you_mean(other, known)}",
+                            f"no case or motherboard {other!r} in the catalogs{did_you_mean(other, sorted(known))}",
                             file=entry.file, entry=part_id, field="validated_with"))
     except CatalogError:
         pass  # an unreadable file is reported by the entry pass
