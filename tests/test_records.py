@@ -144,3 +144,13 @@ def test_a_field_of_an_unsupported_type_is_refused_when_its_schema_is_built() ->
 
     with pytest.raises(TypeError, match="cannot be of type"):
         Odd.model_validate({"when": 1})
+
+
+def test_a_record_survives_copying_deep_copying_and_pickling_with_what_was_set() -> None:
+    import copy
+    import pickle
+
+    build = BuildFile.model_validate(_BUILDS[0])
+    for again in (copy.copy(build), copy.deepcopy(build), pickle.loads(pickle.dumps(build))):
+        assert again == build and again.model_fields_set == build.model_fields_set
+    assert copy.deepcopy(build).gpu is not build.gpu

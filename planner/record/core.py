@@ -154,28 +154,17 @@ class Record(metaclass=_RecordType):
                 data[name] = values[name]
             elif field.default is not PydanticUndefined:
                 data[name] = copy.deepcopy(field.default) if isinstance(field.default, (list, dict)) else field.default
-        _set = object.__setattr__
-        _set(record, "__dict__", data)
-        _set(record, "__pydantic_fields_set__", set(values))
-        _set(record, "__pydantic_extra__", None)
-        _set(record, "__pydantic_private__", None)
+        _fill(record, data, set(values))
         return record
 
     def model_copy(self: R, *, update: dict[str, Any] | None = None) -> R:
         """A copy with some fields replaced (not validated: the caller vouches for the values)."""
-        cls = type(self)
-        record = cls.__new__(cls)
         data = dict(self.__dict__)
         fields_set = set(self.model_fields_set)
         if update:
             data.update(update)
             fields_set.update(update)
-        _set = object.__setattr__
-        _set(record, "__dict__", data)
-        _set(record, "__pydantic_fields_set__", fields_set)
-        _set(record, "__pydantic_extra__", None)
-        _set(record, "__pydantic_private__", None)
-        return record
+        return self._with(data, fields_set)
 
     def model_dump(self, *, mode: Literal["python", "json"] = "python", by_alias: bool = False,
                    exclude_defaults: bool = False, exclude_none: bool = False) -> dict[str, Any]:
@@ -207,6 +196,24 @@ class Record(metaclass=_RecordType):
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __copy__(self: R) -> R:
+        return self.model_copy()
+
+    def __deepcopy__(self: R, memo: dict[int, Any]) -> R:
+        return self._with(copy.deepcopy(self.__dict__, memo), set(self.model_fields_set))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"__dict__": self.__dict__, "__pydantic_fields_set__": self.model_fields_set}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _fill(self, state["__dict__"], state["__pydantic_fields_set__"])
+
+    def _with(self: R, data: dict[str, Any], fields_set: set[str]) -> R:
+        cls = type(self)
+        record = cls.__new__(cls)
+        _fill(record, data, fields_set)
+        return record
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -244,6 +251,15 @@ class Record(metaclass=_RecordType):
             schema = _model_schema(cls)
             type.__setattr__(cls, "__record_schema__", schema)
         return schema
+
+
+def _fill(record: Record, data: dict[str, Any], fields_set: set[str]) -> None:
+    """Give a new record its values, as pydantic-core does when it validates (past the frozen __setattr__)."""
+    _set = object.__setattr__
+    _set(record, "__dict__", data)
+    _set(record, "__pydantic_fields_set__", fields_set)
+    _set(record, "__pydantic_extra__", None)
+    _set(record, "__pydantic_private__", None)
 
 
 def _hints(cls: type[Record]) -> dict[str, Any]:
