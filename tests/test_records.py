@@ -29,7 +29,7 @@ def _outcome(model: type[Record] | type[BaseModel], data: Any) -> tuple[str, Any
     try:
         made = model.model_validate(data)
     except ValidationError as error:
-        return "refused", [(e["type"], e["loc"], e["msg"]) for e in error.errors(include_url=False)]
+        return "refused", (error.title, [(e["type"], e["loc"], e["msg"]) for e in error.errors(include_url=False)])
     return "accepted", (made.model_dump(mode="json"), made.model_dump())
 
 

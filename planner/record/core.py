@@ -232,7 +232,7 @@ class Record(metaclass=_RecordType):
     def _validator(cls) -> SchemaValidator:
         validator = cls.__dict__.get("__record_validator__")
         if validator is None:
-            validator = SchemaValidator(cls._core_schema())
+            validator = SchemaValidator(cls._core_schema(), cs.CoreConfig(title=cls.__name__))
             type.__setattr__(cls, "__record_validator__", validator)
         return validator
 
