@@ -128,34 +128,6 @@ _NO_INPUTS = PlugNeed(0, 0, 0, 0)
 
 def power_split(build: ResolvedBuild, budget: DcBudget, psu_target: float = params.PSU_TARGET_LOAD.value) -> Split:
     """The best way to feed every GPU from the build's PSUs (SPEC §4.1), with each PSU's and circuit's load."""
-    if len(build.psus) == 1:  # one way to feed the cards: cheaper to work out than to look up
-        return _best_split(build, budget, psu_target)
-    key = _split_key(build, budget, psu_target)
-    last = _LAST[0] if _LAST else None  # one read: a re-check in another thread (the TUI's) may replace it
-    if last is not None and last[0] == key:
-        return last[2]
-    split = _best_split(build, budget, psu_target)
-    _LAST[:] = [(key, (tuple(build.psus), tuple(build.gpus), tuple(build.circuits)), split)]
-    return split
-
-
-#: The last split computed: its key, what the key's ids belong to (held, so no id is reused while it lives), and
-#: the split. A fix that adds a PSU asks whether the changed build's split works (power_fixes._split_works), then
-#: its re-check asks for that same build's split: the second asking is this entry.
-_LAST: list[tuple[tuple[object, ...], tuple[object, ...], Split]] = []
-_VALUES = (int, float, str, bool, type(None))  # fields keyed by value; a part by identity (catalog parts are frozen)
-
-
-def _split_key(build: ResolvedBuild, budget: DcBudget, psu_target: float) -> tuple[object, ...]:
-    """Everything a split reads: every field of the build's PSUs, GPUs and circuits (parts by identity), the
-    budget and the target."""
-    def fields(items: Sequence[tuple[object, ...]]) -> tuple[tuple[object, ...], ...]:
-        return tuple(tuple(v if type(v) in _VALUES else id(v) for v in item) for item in items)
-
-    return (fields(build.psus), fields(build.gpus), fields(build.circuits), tuple(budget), psu_target)
-
-
-def _best_split(build: ResolvedBuild, budget: DcBudget, psu_target: float) -> Split:
     problem = _Problem(build, budget, psu_target)
     fixed: dict[int, int] = {}
     free: dict[int, list[int]] = {}  # spec index -> GPU indices the split may place
