@@ -69,9 +69,15 @@ def _thermal_fix(ctx: Context, code: str, goal: str, ok: Callable[[Thermal], boo
     boards = {g.spec_index: g.board for g in build.gpus}
     options = [candidates(boards[g]) for g in groups]
 
+    models: dict[tuple[float, ...], tuple[ResolvedBuild, Thermal]] = {}
+
     def model(limits: tuple[float, ...]) -> tuple[ResolvedBuild, Thermal]:
-        changed = with_limits(build, dict(zip(groups, limits, strict=True)))
-        return changed, thermal_model(changed, ctx.placement, ctx.budget.rest)
+        """The build with these limits and its thermal model, once per limits (the search asks whether limits
+        are `ok`, then their throughput)."""
+        if limits not in models:
+            changed = with_limits(build, dict(zip(groups, limits, strict=True)))
+            models[limits] = changed, thermal_model(changed, ctx.placement, ctx.budget.rest)
+        return models[limits]
 
     def throughput(limits: tuple[float, ...]) -> float:
         changed, thermal = model(limits)
