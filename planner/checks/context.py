@@ -56,11 +56,14 @@ class Context:
     def __init__(self, build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
                  propose_fixes: bool = True, recheck: Callable[[list[Change]], list[Finding] | None] | None = None,
                  errors_before: set[str] | None = None, models: Mapping[str, Any] | None = None,
-                 make_changed: Callable[[list[Change]], Context | None] | None = None) -> None:
+                 make_changed: Callable[[list[Change]], Context | None] | None = None, wording: bool = True) -> None:
         self.build = build
         self.catalog = catalog
         self.settings = settings if settings is not None else Settings()
         self.propose_fixes = propose_fixes
+        #: whether findings are worded: False where they are only weighed by code, severity and subject (fix
+        #: re-checks, the optimiser's trials), and the checks that run there most leave their messages empty
+        self.wording = wording
         #: set by the runner: re-checks a changed build and returns its findings (without fixes)
         self.recheck = recheck
         #: codes of the errors the unchanged build has: a fix may leave those but must not add others
@@ -191,7 +194,8 @@ class Context:
 
 
 def changed_context(unchanged: Context, changes: list[Change], fields: frozenset[str] | None) -> Context | None:
-    """A context (without fixes) of `unchanged`'s build with `changes` applied, None when it no longer resolves;
+    """A context (without fixes, not wording its findings: a re-check weighs them by code and severity) of
+    `unchanged`'s build with `changes` applied, None when it no longer resolves;
     seeded with the models of `unchanged` that an edit of only `fields` (registry.FIELDS: what `changes` touch)
     leaves as they are, none when `fields` is None."""
     from planner.build.buildfile import validate
@@ -207,4 +211,5 @@ def changed_context(unchanged: Context, changes: list[Change], fields: frozenset
     except InputError:
         return None
     models = unchanged.unchanged_by(fields) if fields is not None else None
-    return Context(changed, unchanged.catalog, unchanged.settings, propose_fixes=False, models=models)
+    return Context(changed, unchanged.catalog, unchanged.settings, propose_fixes=False, models=models,
+                   wording=False)
