@@ -118,11 +118,16 @@ def allocate_plugs(psu: Psu, gpus: Sequence[GpuInstance], needs: Sequence[PlugNe
     """Feed `gpus` (and `cpu_eps` EPS plugs for the CPU) from one PSU's plugs; adapters where natives run out.
     What it reads of the cards is their indices and `needs`: the answer is made once for those (callers read
     it, never change it)."""
-    key = (id(psu), cpu_eps, tuple([g.index for g in gpus]), tuple(needs))
+    return allocate_to(psu, tuple([g.index for g in gpus]), tuple(needs), cpu_eps)
+
+
+def allocate_to(psu: Psu, gpus: tuple[int, ...], needs: tuple[PlugNeed, ...], cpu_eps: int = 0) -> PlugUse:
+    """`allocate_plugs` for the cards with these indices (the power split's candidates ask this way)."""
+    key = (id(psu), cpu_eps, gpus, needs)
     hit = _ALLOCATED.get(key)
     if hit is not None:
         return hit[1]
-    use = _allocate(psu, [g.index for g in gpus], needs, cpu_eps)
+    use = _allocate(psu, gpus, needs, cpu_eps)
     if len(_ALLOCATED) >= _ALLOCATED_MAX:
         _ALLOCATED.clear()
     _ALLOCATED[key] = (psu, use)
