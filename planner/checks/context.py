@@ -159,10 +159,11 @@ class Context:
         return Fix(description=description, changes=changes, verified=True)
 
     def changed(self, changes: list[Change]) -> Context | None:
-        """A context (without fixes) of this build with `changes` applied, seeded with the models of this one the
-        edit leaves as they are; None when the changed build no longer resolves. Made once per edit and run: a
-        fix that asks a model of the changed build first (power_fixes: does its split work?) hands it, models
-        and all, to the re-check of the same edit (take_changed), which need not resolve the build again."""
+        """A context (without fixes, unworded) of this build with `changes` applied, None when the changed build
+        no longer resolves; the runner's (make_changed) is seeded with the models of the unchanged build the edit
+        leaves as they are. Made once per edit and run: a fix that asks a model of the changed build first
+        (power_fixes: does its split work?) hands it, models and all, to the re-check of the same edit
+        (take_changed), which need not resolve the build again."""
         key = repr(changes)
         if key not in self._changed:
             self._changed[key] = self._make_changed(changes)
