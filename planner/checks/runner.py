@@ -70,11 +70,15 @@ class _Unchanged:
         self.findings = findings
         self.context = context
         self.skipped = skipped
+        self._kept: dict[frozenset[str], tuple[frozenset[str], list[Finding]]] = {}
 
     def kept(self, fields: frozenset[str]) -> tuple[frozenset[str], list[Finding]]:
-        """The checks (not informing) an edit of only `fields` cannot change, and their findings."""
-        codes = codes_reading_none(fields) - informing() - self.skipped
-        return codes, [f for f in self.findings if f.code in codes]
+        """The checks (not informing) an edit of only `fields` cannot change, and their findings (once per
+        fields: a run re-checks several edits of the same fields)."""
+        if fields not in self._kept:
+            codes = codes_reading_none(fields) - informing() - self.skipped
+            self._kept[fields] = codes, [f for f in self.findings if f.code in codes]
+        return self._kept[fields]
 
 
 def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes: list[Change],
