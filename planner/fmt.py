@@ -8,16 +8,18 @@ from functools import cache
 
 
 def num(value: float, digits: int = 0) -> str:
+    if digits == 0:  # the common call: a constant format spec (messages format a hundred numbers a build)
+        return f"{value:,.0f}"
     text = f"{value:,.{digits}f}"
     return text.removesuffix(".0") if digits == 1 else text
 
 
 def watts(value: float) -> str:
-    return f"{num(value)} W"
+    return f"{value:,.0f} W"  # num(value), inlined
 
 
 def mm(value: float) -> str:
-    return f"{num(value)} mm"
+    return f"{value:,.0f} mm"  # num(value), inlined
 
 
 def percent(fraction: float) -> str:

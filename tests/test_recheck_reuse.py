@@ -180,8 +180,10 @@ def test_a_context_refuses_a_model_it_does_not_have(catalog: Catalog) -> None:
         Context(_resolved(QUAD, catalog), catalog, models={"airflow": object()})
 
 
-def _key(findings: list[Finding] | None) -> list[tuple[str, str, str]] | None:
-    return None if findings is None else sorted((f.code, f.severity, f.message) for f in findings)
+def _key(findings: list[Finding] | None) -> list[tuple[Any, ...]] | None:
+    """What a re-check's findings are weighed by, and more: all but their wording (a re-check words none)."""
+    return None if findings is None else sorted(((f.code, f.severity, f.subject, f.value, f.limit, f.unit)
+                                                 for f in findings), key=repr)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])

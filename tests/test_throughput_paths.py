@@ -1,4 +1,4 @@
-"""The shortcuts that make checking fast give the answer the long way gives: the remembered split, the split's
+"""The shortcuts that make checking fast give the answer the long way gives: the split's
 ranking without building every candidate, edits that copy only what they change, optimiser trials seeded with
 the models a power-limit edit leaves unchanged."""
 
@@ -20,8 +20,8 @@ from planner.checks.context import Context, Settings
 from planner.checks.findings import Change
 from planner.checks.limits import with_limits
 from planner.checks.optimize import _Search
-from planner.physics.delivery import Split, power_split
-from planner.physics.power import dc_budget, psu_rating
+from planner.physics.delivery import power_split
+from planner.physics.power import dc_budget
 
 from conftest import EXAMPLES
 
@@ -44,45 +44,9 @@ def _second_psu(build: ResolvedBuild, part: str) -> list[Change]:
             Change("psu", [*psus, {"part": part, "circuit": f"{circuit.name}-2"}])]
 
 
-def _from_scratch(build: ResolvedBuild) -> Split:
-    delivery._LAST.clear()
-    return power_split(build, dc_budget(build))
-
-
-def test_a_rebuilt_copy_of_a_build_gets_the_split_worked_out_from_scratch(catalog: Catalog) -> None:
-    build = load_build(QUAD, catalog)
-    changed = _resolved(build, _second_psu(build, "corsair-hx1000"), catalog)
-    first = power_split(changed, dc_budget(changed))
-    again = _resolved(build, _second_psu(build, "corsair-hx1000"), catalog)  # the re-check resolves it anew
-    assert again is not changed
-    assert power_split(again, dc_budget(again)) is first  # remembered
-    assert first == _from_scratch(again)
-
-
-@pytest.mark.parametrize("part", ["corsair-rm850x", "corsair-ax1600i"])
-def test_a_different_psu_is_not_answered_with_the_last_split(catalog: Catalog, part: str) -> None:
-    build = load_build(QUAD, catalog)
-    last = _resolved(build, _second_psu(build, "corsair-hx1000"), catalog)
-    power_split(last, dc_budget(last))
-    other = _resolved(build, _second_psu(build, part), catalog)
-    split = power_split(other, dc_budget(other))
-    assert split.psus[1].rating == psu_rating(other, 1) != psu_rating(last, 1)
-    assert split == _from_scratch(other)
-
-
-def test_a_changed_power_limit_is_not_answered_with_the_last_split(catalog: Catalog) -> None:
-    build = load_build(DUAL_PSU, catalog)
-    before = power_split(build, dc_budget(build))
-    lower = with_limits(build, {g.spec_index: g.power_limit - 50 for g in build.gpus})
-    after = power_split(lower, dc_budget(lower))
-    assert after is not before
-    assert after == _from_scratch(lower)
-    assert sum(s.load for s in after.psus) < sum(s.load for s in before.psus)
-
-
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_the_ranked_split_is_the_best_candidate_evaluated_in_full(catalog: Catalog, path: Path) -> None:
-    """_best_split ranks candidates by score and builds only the winner: the same split as evaluating every
+    """power_split ranks candidates by score and builds only the winner: the same split as evaluating every
     candidate in full and taking the lowest key (the first of equals)."""
     build = load_build(path, catalog)
     for changed in (build, _resolved(build, _second_psu(build, "corsair-hx1000"), catalog)):
@@ -100,7 +64,7 @@ def test_the_ranked_split_is_the_best_candidate_evaluated_in_full(catalog: Catal
         candidates = (list(delivery._every_split(list(free.values()), len(changed.psus), fixed, len(changed.gpus)))
                       if free else [[fixed[g.index] for g in changed.gpus]])
         long_way = min((problem.evaluate(c) for c in candidates), key=lambda scored: scored[0])[1]
-        assert _from_scratch(changed) == long_way
+        assert power_split(changed, budget) == long_way
 
 
 def _deep_then_set(data: dict[str, Any], changes: list[Change]) -> dict[str, Any]:

@@ -55,17 +55,25 @@ class Context:
 
     def __init__(self, build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None, *,
                  propose_fixes: bool = True, recheck: Callable[[list[Change]], list[Finding] | None] | None = None,
-                 errors_before: set[str] | None = None, models: Mapping[str, Any] | None = None) -> None:
+                 errors_before: set[str] | None = None, models: Mapping[str, Any] | None = None,
+                 make_changed: Callable[[list[Change]], Context | None] | None = None, wording: bool = True) -> None:
         self.build = build
         self.catalog = catalog
         self.settings = settings if settings is not None else Settings()
         self.propose_fixes = propose_fixes
+        #: whether findings are worded: False where they are only weighed by code, severity and subject (fix
+        #: re-checks, the optimiser's trials), and the checks that run there most leave their messages empty
+        self.wording = wording
         #: set by the runner: re-checks a changed build and returns its findings (without fixes)
         self.recheck = recheck
         #: codes of the errors the unchanged build has: a fix may leave those but must not add others
         self.errors_before = errors_before if errors_before is not None else set()
         #: findings of re-checked changes, by the changes' repr (see rechecked)
         self._rechecked: dict[str, list[Finding] | None] = {}
+        #: set by the runner: a context of the build with changes applied, seeded with the models they leave
+        #: (changed_context); contexts a fix asked for before its re-check, by the changes' repr (see changed)
+        self.make_changed = make_changed
+        self._changed: dict[str, Context | None] = {}
         #: what a check module computes once per run and keeps here (power_limit.py: the optimiser's plan)
         self.memo: dict[str, Any] = {}
         #: placement searches the fixes of this run may still make (planner/placement/solver.py)
@@ -80,10 +88,11 @@ class Context:
     #: Models that depend on the build alone, not on whether fixes are proposed (see proposing).
     _MODELS = ("budget", "placement", "psu_ratings", "power_split", "thermal", "performance")
 
-    def proposing(self, recheck: Callable[[list[Change]], list[Finding] | None], errors_before: set[str]) -> Context:
+    def proposing(self, recheck: Callable[[list[Change]], list[Finding] | None], errors_before: set[str],
+                  make_changed: Callable[[list[Change]], Context | None] | None = None) -> Context:
         """A context for the same build that proposes fixes, keeping the models this one computed."""
         ctx = Context(self.build, self.catalog, self.settings, propose_fixes=True, recheck=recheck,
-                      errors_before=errors_before)
+                      errors_before=errors_before, make_changed=make_changed)
         ctx.__dict__.update({name: self.__dict__[name] for name in self._MODELS if name in self.__dict__})
         return ctx
 
@@ -149,6 +158,30 @@ class Context:
             return None
         return Fix(description=description, changes=changes, verified=True)
 
+    def changed(self, changes: list[Change]) -> Context | None:
+        """A context (without fixes, unworded) of this build with `changes` applied, None when the changed build
+        no longer resolves; the runner's (make_changed) is seeded with the models of the unchanged build the edit
+        leaves as they are. Made once per edit and run: a fix that asks a model of the changed build first
+        (power_fixes: does its split work?) hands it, models and all, to the re-check of the same edit
+        (take_changed), which need not resolve the build again."""
+        key = repr(changes)
+        if key not in self._changed:
+            self._changed[key] = self._make_changed(changes)
+        return self._changed[key]
+
+    def take_changed(self, changes: list[Change]) -> Context | None:
+        """The context `changed` made for this edit (and forgets it: a re-check is made once per edit and run);
+        a new one when it made none."""
+        key = repr(changes)
+        if key in self._changed:
+            return self._changed.pop(key)
+        return self._make_changed(changes)
+
+    def _make_changed(self, changes: list[Change]) -> Context | None:
+        if self.make_changed is not None:
+            return self.make_changed(changes)
+        return changed_context(self, changes, None)  # which models an edit keeps is the runner's to say
+
     def rechecked(self, changes: list[Change]) -> list[Finding] | None:
         """The findings (without fixes) of the build with `changes` applied, None when it no longer resolves or
         nothing re-checks in this run; each edit is re-checked once per run (several checks offer the same edit:
@@ -159,3 +192,25 @@ class Context:
         if key not in self._rechecked:
             self._rechecked[key] = self.recheck(changes)
         return self._rechecked[key]
+
+
+def changed_context(unchanged: Context, changes: list[Change], fields: frozenset[str] | None) -> Context | None:
+    """A context (without fixes, not wording its findings: a re-check weighs them by code and severity) of
+    `unchanged`'s build with `changes` applied, None when it no longer resolves;
+    seeded with the models of `unchanged` that an edit of only `fields` (registry.FIELDS: what `changes` touch)
+    leaves as they are, none when `fields` is None."""
+    from planner.build.buildfile import validate
+    from planner.build.edit import apply
+    from planner.build.resolve import resolve
+    from planner.errors import InputError
+
+    build = unchanged.build
+    data = apply(build.raw, changes)
+    try:
+        changed = resolve(validate(data, "", build.file), data, unchanged.catalog, label=build.file,
+                          region=unchanged.settings.region)
+    except InputError:
+        return None
+    models = unchanged.unchanged_by(fields) if fields is not None else None
+    return Context(changed, unchanged.catalog, unchanged.settings, propose_fixes=False, models=models,
+                   wording=False)

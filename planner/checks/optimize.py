@@ -78,7 +78,7 @@ class _Search:
                          if f.code in self.codes and f.severity in self.severities)
 
     def check(self, build: ResolvedBuild) -> _Trial:
-        ctx = Context(build, self.catalog, self.settings, propose_fixes=False, models=self.models)
+        ctx = Context(build, self.catalog, self.settings, propose_fixes=False, models=self.models, wording=False)
         findings = [finding for registered in self.checks for finding in registered.run(ctx)]
         return _Trial(self.problems(findings), ctx.performance.relative_perf)
 

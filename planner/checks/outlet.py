@@ -11,10 +11,11 @@ from planner.checks.power_fixes import limit_cut_fix, move_psu_fix, outlet_fixes
 from planner.checks.psu.headroom import psu_name
 from planner.checks.registry import check
 from planner.fmt import num, percent, watts
+from planner.models.parts import Outlet
 from planner.physics import params
 from planner.physics.efficiency import efficiency, wall_draw
 from planner.physics.transients import excursion
-from planner.physics.wall import CircuitDraw, cord_for
+from planner.physics.wall import CircuitDraw, Cord, cord_for
 
 
 def _circuit_label(circuit: CircuitDraw) -> str:
@@ -68,30 +69,34 @@ def outlet_continuous(ctx: Context) -> list[Finding]:
         limit, breaker = circuit.continuous_limit, circuit.breaker_rating * params.BREAKER_HOLDS.value
         if circuit.wall <= limit:
             continue
-        label = _circuit_label(circuit)
-        label = label[0].upper() + label[1:]
         severity: Severity
         if circuit.wall > breaker:
-            message = (f"{label} would carry {_carries(ctx, circuit)}: {percent(circuit.wall / breaker)} of its"
-                       f" {watts(breaker)} breaker rating. A breaker is only required to hold its rating"
-                       f" ({_breaker_rule(circuit)}), so it will trip under sustained load.")
             severity, shown_limit = "error", breaker
         else:
-            estimated = ("; an estimate of local practice" if "continuous_factor" in circuit.outlet.estimated
-                         else "")
-            message = (f"{label} would carry {_carries(ctx, circuit)}: {percent(circuit.wall / limit)} of its"
-                       f" {watts(limit)} continuous limit ({circuit.outlet.continuous_source}{estimated}) and"
-                       f" {percent(circuit.wall / breaker)} of its {watts(breaker)} breaker rating. The breaker"
-                       " holds its rating, so this alone will not trip it; but the limit is the rule for loads of"
-                       " three hours or more, such as a training run, and a breaker loaded past it can trip in a"
-                       " warm panel or when anything else on the circuit switches on. For long runs, lower the"
-                       " power limits or use a bigger circuit.")
             severity, shown_limit = "warning", limit
+        message = _continuous_message(ctx, circuit, limit, breaker) if ctx.wording else ""
         findings.append(Finding(
             code="outlet.continuous", severity=severity, message=message,
             subject=[circuit.name, circuit.outlet.id], value=circuit.wall, limit=shown_limit, unit="W",
             fixes=_continuous_fixes(ctx, circuit, limit)))
     return findings
+
+
+def _continuous_message(ctx: Context, circuit: CircuitDraw, limit: float, breaker: float) -> str:
+    label = _circuit_label(circuit)
+    label = label[0].upper() + label[1:]
+    if circuit.wall > breaker:
+        return (f"{label} would carry {_carries(ctx, circuit)}: {percent(circuit.wall / breaker)} of its"
+                f" {watts(breaker)} breaker rating. A breaker is only required to hold its rating"
+                f" ({_breaker_rule(circuit)}), so it will trip under sustained load.")
+    estimated = "; an estimate of local practice" if "continuous_factor" in circuit.outlet.estimated else ""
+    return (f"{label} would carry {_carries(ctx, circuit)}: {percent(circuit.wall / limit)} of its"
+            f" {watts(limit)} continuous limit ({circuit.outlet.continuous_source}{estimated}) and"
+            f" {percent(circuit.wall / breaker)} of its {watts(breaker)} breaker rating. The breaker"
+            " holds its rating, so this alone will not trip it; but the limit is the rule for loads of"
+            " three hours or more, such as a training run, and a breaker loaded past it can trip in a"
+            " warm panel or when anything else on the circuit switches on. For long runs, lower the"
+            " power limits or use a bigger circuit.")
 
 
 def _continuous_fixes(ctx: Context, circuit: CircuitDraw, allowed: float) -> list[Fix]:
@@ -120,23 +125,21 @@ def outlet_peak(ctx: Context) -> list[Finding]:
         breaker = circuit.breaker_rating
         if not circuit.psus or circuit.peak_wall <= breaker:
             continue
-        label = _circuit_label(circuit)
-        head = (f"With every GPU at its transient peak together (milliseconds), {label} would draw"
-                f" {watts(circuit.peak_wall)} at the wall")
+        head = (f"With every GPU at its transient peak together (milliseconds), {_circuit_label(circuit)} would"
+                f" draw {watts(circuit.peak_wall)} at the wall, {percent(circuit.peak_wall / breaker)} of its"
+                f" {watts(breaker)} breaker rating") if ctx.wording else ""
         if circuit.peak_wall <= breaker * instant:
             findings.append(Finding(
                 code="outlet.peak", severity="info",
-                message=f"{head}, {percent(circuit.peak_wall / breaker)} of its {watts(breaker)} breaker rating;"
-                        " the breaker rides through it (its thermal trip needs seconds to minutes at that level,"
-                        f" its instantaneous trip {num(instant)} × its rating or more).",
+                message=f"{head}; the breaker rides through it (its thermal trip needs seconds to minutes at that"
+                        f" level, its instantaneous trip {num(instant)} × its rating or more)." if ctx.wording else "",
                 subject=[circuit.name, circuit.outlet.id], value=circuit.peak_wall, limit=breaker * instant,
                 unit="W"))
             continue
         findings.append(Finding(
             code="outlet.peak", severity="warning",
-            message=f"{head}, {percent(circuit.peak_wall / breaker)} of its {watts(breaker)} breaker rating: past"
-                    f" {num(instant)} × its rating, where a type B breaker's instantaneous trip may act; the"
-                    " machine may lose power on a load step.",
+            message=f"{head}: past {num(instant)} × its rating, where a type B breaker's instantaneous trip may"
+                    " act; the machine may lose power on a load step." if ctx.wording else "",
             subject=[circuit.name, circuit.outlet.id], value=circuit.peak_wall, limit=breaker * instant, unit="W",
             fixes=[fix] if (fix := limit_cut_fix(ctx, _gpus_on(ctx, circuit), _fits_breaker(ctx, circuit, instant),
                                                  "outlet.peak", "")) else []))
@@ -151,8 +154,8 @@ def outlet_inlet(ctx: Context) -> list[Finding]:
         outlet = circuit.outlet
         for p, wall in zip(circuit.psus, circuit.psu_wall, strict=True):
             part = ctx.build.psus[p].part
-            name = psu_name(ctx, p)
             if part.min_input_voltage is not None and outlet.voltage < part.min_input_voltage:
+                name = psu_name(ctx, p)
                 findings.append(Finding(
                     code="outlet.inlet", severity="error",
                     message=f"{name[0].upper()}{name[1:]} runs only on {num(part.min_input_voltage)} V or more, but"
@@ -164,12 +167,7 @@ def outlet_inlet(ctx: Context) -> list[Finding]:
             current = wall / outlet.voltage
             if current <= cord.current:
                 continue
-            limited_by = (f"its {outlet.standard} plug is rated {num(cord.current)} A" if cord.plug_limited else
-                          f"the {cord.coupler}/{cord.inlet} coupler is rated {num(cord.current)} A"
-                          + (" in North America" if outlet.region in params.NORTH_AMERICA else ""))
-            message = (f"{name[0].upper()}{name[1:]} ({cord.inlet} inlet) would draw {num(current, 1)} A"
-                       f" ({watts(wall)} at {num(outlet.voltage)} V) through its {cord.coupler} cord, but"
-                       f" {limited_by}; the cord and plug overheat.")
+            message = _inlet_message(ctx, p, cord, outlet, current, wall) if ctx.wording else ""
             share = ctx.power_split.psus[p]
             allowed = cord.current * outlet.voltage
             fixes = []
@@ -184,6 +182,16 @@ def outlet_inlet(ctx: Context) -> list[Finding]:
                 code="outlet.inlet", severity="error", message=message, subject=[part.id, circuit.name],
                 value=round(current, 2), limit=cord.current, unit="A", fixes=fixes))
     return findings
+
+
+def _inlet_message(ctx: Context, p: int, cord: Cord, outlet: Outlet, current: float, wall: float) -> str:
+    name = psu_name(ctx, p)
+    limited_by = (f"its {outlet.standard} plug is rated {num(cord.current)} A" if cord.plug_limited else
+                  f"the {cord.coupler}/{cord.inlet} coupler is rated {num(cord.current)} A"
+                  + (" in North America" if outlet.region in params.NORTH_AMERICA else ""))
+    return (f"{name[0].upper()}{name[1:]} ({cord.inlet} inlet) would draw {num(current, 1)} A"
+            f" ({watts(wall)} at {num(outlet.voltage)} V) through its {cord.coupler} cord, but"
+            f" {limited_by}; the cord and plug overheat.")
 
 
 def _fits_breaker(ctx: Context, circuit: CircuitDraw, multiple: float) -> Callable[[float], bool]:

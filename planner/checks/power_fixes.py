@@ -194,21 +194,10 @@ def _second_psu_on_existing(ctx: Context, name: str, existing: list[str], code: 
 def _split_works(ctx: Context, changes: list[Change]) -> bool:
     """Whether the changed build's GPUs can be shared out over its PSUs. A fix whose split fails is dropped by
     its re-check anyway (psu.split would be a new error); asking first keeps networkx, which that check
-    imports to name the bottleneck, out of checking a one-PSU build."""
-    from planner.build.buildfile import validate
-    from planner.build.edit import apply
-    from planner.build.resolve import resolve
-    from planner.errors import InputError
-    from planner.physics.delivery import power_split
-    from planner.physics.power import dc_budget
-
-    data = apply(ctx.build.raw, changes)
-    try:
-        changed = resolve(validate(data, "", ctx.build.file), data, ctx.catalog, label=ctx.build.file,
-                          region=ctx.settings.region)
-    except InputError:
-        return False
-    return power_split(changed, dc_budget(changed), ctx.settings.psu_target).feasible
+    imports to name the bottleneck, out of checking a one-PSU build. The changed build's context (its split
+    with it) is the one the fix's re-check then takes (Context.changed)."""
+    changed = ctx.changed(changes)
+    return changed is not None and changed.power_split.feasible
 
 
 def _second_psu_candidates(ctx: Context, psu_index: int, tries: int = 3) -> list[Psu]:

@@ -182,6 +182,7 @@ def _informing(_version: int) -> frozenset[str]:
     return frozenset(code for code, c in REGISTRY.items() if c.informs)
 
 
+@functools.lru_cache(maxsize=1024)  # a pure function of the path (EDIT_PATHS is fixed); every re-check asks
 def edit_fields(path: str) -> frozenset[str] | None:
     """The fields an edit at this build-file key path changes; None when the path is not one EDIT_PATHS knows."""
     key = _INDEX.sub("[]", path)

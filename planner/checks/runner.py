@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
-from planner.checks.context import Context, Settings
+from planner.checks.context import Context, Settings, changed_context
 from planner.checks.findings import SEVERITY_RANK, Change, Finding
 from planner.checks.registry import codes_reading_none, edit_fields, informing, registered
 from planner.errors import InputError
@@ -42,9 +42,11 @@ def run_checks(build: ResolvedBuild, catalog: Catalog, settings: Settings | None
     if not propose_fixes or not any(f.severity != "info" for f in plain):
         return plain
     unchanged = _Unchanged(plain, checked, frozenset(skip))
+    # a fix may have asked a model of the changed build first (Context.changed): its re-check takes that context
     ctx = checked.proposing(
-        recheck=lambda changes: _recheck(build, catalog, settings, changes, unchanged),
-        errors_before={f.code for f in plain if f.severity == "error"})
+        recheck=lambda changes: _recheck(build, catalog, settings, changes, unchanged, ctx.take_changed(changes)),
+        errors_before={f.code for f in plain if f.severity == "error"},
+        make_changed=lambda changes: changed_context(checked, changes, touched(changes)))
     # a check's findings but their fixes do not depend on whether fixes are proposed (the return above relies
     # on it too): a check that found nothing finds nothing again
     found = {f.code for f in plain}
@@ -68,36 +70,34 @@ class _Unchanged:
         self.findings = findings
         self.context = context
         self.skipped = skipped
+        self._kept: dict[frozenset[str], tuple[frozenset[str], list[Finding]]] = {}
 
     def kept(self, fields: frozenset[str]) -> tuple[frozenset[str], list[Finding]]:
-        """The checks (not informing) an edit of only `fields` cannot change, and their findings."""
-        codes = codes_reading_none(fields) - informing() - self.skipped
-        return codes, [f for f in self.findings if f.code in codes]
+        """The checks (not informing) an edit of only `fields` cannot change, and their findings (once per
+        fields: a run re-checks several edits of the same fields)."""
+        if fields not in self._kept:
+            codes = codes_reading_none(fields) - informing() - self.skipped
+            self._kept[fields] = codes, [f for f in self.findings if f.code in codes]
+        return self._kept[fields]
 
 
 def _recheck(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes: list[Change],
-             unchanged: _Unchanged | None = None) -> list[Finding] | None:
+             unchanged: _Unchanged | None = None, known: Context | None = None) -> list[Finding] | None:
     """The findings of the build with `changes` applied (None: it no longer resolves, or its placement is too
     large to search). With `unchanged` (the unchanged build's), only the checks that read a field the edit
-    touches run again, on a context seeded with the models it leaves as they were; the others' findings are
-    the unchanged build's."""
-    from planner.build.buildfile import validate
-    from planner.build.edit import apply
-    from planner.build.resolve import resolve
-
-    data = apply(build.raw, changes)
-    try:
-        spec = validate(data, "", build.file)
-        changed = resolve(spec, data, catalog, label=build.file, region=settings.region)
-    except InputError:
-        return None
+    touches run again, on a context seeded with the models it leaves as they were (`known`, when the caller
+    has made it: Context.changed); the others' findings are the unchanged build's."""
     fields = touched(changes) if unchanged is not None else None
+    if known is None:
+        base = unchanged.context if unchanged is not None else Context(build, catalog, settings, propose_fixes=False)
+        known = changed_context(base, changes, fields)
+    if known is None:  # it no longer resolves
+        return None
     try:
         if unchanged is None or fields is None:
-            return run_checks(changed, catalog, settings, propose_fixes=False, skip=informing())
+            return run_checks(known.build, catalog, settings, propose_fixes=False, skip=informing(), context=known)
         codes, findings = unchanged.kept(fields)
-        known = Context(changed, catalog, settings, propose_fixes=False, models=unchanged.context.unchanged_by(fields))
-        return [*run_checks(changed, catalog, settings, propose_fixes=False, skip=codes | informing(), context=known),
-                *findings]
+        return [*run_checks(known.build, catalog, settings, propose_fixes=False, skip=codes | informing(),
+                            context=known), *findings]
     except InputError:  # its placement is too large to search (PlacementTooLarge): not a fix we can vouch for
         return None

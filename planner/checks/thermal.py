@@ -69,9 +69,15 @@ def _thermal_fix(ctx: Context, code: str, goal: str, ok: Callable[[Thermal], boo
     boards = {g.spec_index: g.board for g in build.gpus}
     options = [candidates(boards[g]) for g in groups]
 
+    models: dict[tuple[float, ...], tuple[ResolvedBuild, Thermal]] = {}
+
     def model(limits: tuple[float, ...]) -> tuple[ResolvedBuild, Thermal]:
-        changed = with_limits(build, dict(zip(groups, limits, strict=True)))
-        return changed, thermal_model(changed, ctx.placement, ctx.budget.rest)
+        """The build with these limits and its thermal model, once per limits (the search asks whether limits
+        are `ok`, then their throughput)."""
+        if limits not in models:
+            changed = with_limits(build, dict(zip(groups, limits, strict=True)))
+            models[limits] = changed, thermal_model(changed, ctx.placement, ctx.budget.rest)
+        return models[limits]
 
     def throughput(limits: tuple[float, ...]) -> float:
         changed, thermal = model(limits)
@@ -109,23 +115,7 @@ def gpu_temperature(ctx: Context) -> list[Finding]:
         layout_assumed = bool(t.floor and t.floor.assumed)
         fans_assumed = ctx.thermal.case.intake_unknown and (ctx.thermal.case.rise_c or 0.0) > 0
         hard = past_max and not (layout_assumed or fans_assumed)
-        reach = (f"GPU{t.gpu + 1} ({board.name}) would reach {_celsius(t.unthrottled_c)} at "
-                 f"{watts(t.limit_w)} ({_inlet(t)}{_where(t)}{_starved(t)}){_assumed(t)}")
-        cost = _throttle_cost(ctx, t)
-        if past_max and not hard:
-            basis = " and ".join(what for what, yes in (
-                ("the assumed case layout", layout_assumed),
-                (f"assumed intake fans (the catalog does not know the {ctx.build.case.name}'s)", fans_assumed)) if yes)
-            message = (f"{reach}: at or past its {_celsius(board.temp_max_operating)} maximum operating temperature "
-                       f"it would throttle hard{', ' + cost if cost else ''}; a warning, not an error, because it "
-                       f"rests on {basis}.")
-        elif hard:
-            message = (f"{reach}, past its {_celsius(board.temp_max_operating)} maximum operating temperature: "
-                       f"it will throttle hard{', ' + cost if cost else ''}.")
-        else:
-            where = "at" if round(t.unthrottled_c) == round(board.temp_target) else "above"
-            message = (f"{reach}, {where} its {_celsius(board.temp_target)} temperature target: it lowers its "
-                       f"clocks to hold the target{', ' + cost if cost else ''}.")
+        message = _temperature_message(ctx, t, past_max, hard, layout_assumed, fans_assumed) if ctx.wording else ""
         if fixes is None:
             fixes = _thermal_fix(ctx, "thermal.gpu-temp", "keeps every GPU below its temperature target",
                                  lambda thermal: _below_targets(thermal, ctx.build))
@@ -135,6 +125,28 @@ def gpu_temperature(ctx: Context) -> list[Finding]:
             limit=board.temp_max_operating if hard else board.temp_target, unit="°C",
             fixes=[*fixes, *_cooling_advice(ctx, t)]))
     return findings
+
+
+def _temperature_message(ctx: Context, t: GpuThermal, past_max: bool, hard: bool, layout_assumed: bool,
+                         fans_assumed: bool) -> str:
+    board = ctx.build.gpus[t.gpu].board
+    assert t.unthrottled_c is not None
+    reach = (f"GPU{t.gpu + 1} ({board.name}) would reach {_celsius(t.unthrottled_c)} at "
+             f"{watts(t.limit_w)} ({_inlet(t)}{_where(t)}{_starved(t)}){_assumed(t)}")
+    cost = _throttle_cost(ctx, t)
+    if past_max and not hard:
+        basis = " and ".join(what for what, yes in (
+            ("the assumed case layout", layout_assumed),
+            (f"assumed intake fans (the catalog does not know the {ctx.build.case.name}'s)", fans_assumed)) if yes)
+        return (f"{reach}: at or past its {_celsius(board.temp_max_operating)} maximum operating temperature "
+                f"it would throttle hard{', ' + cost if cost else ''}; a warning, not an error, because it "
+                f"rests on {basis}.")
+    if hard:
+        return (f"{reach}, past its {_celsius(board.temp_max_operating)} maximum operating temperature: "
+                f"it will throttle hard{', ' + cost if cost else ''}.")
+    where = "at" if round(t.unthrottled_c) == round(board.temp_target) else "above"
+    return (f"{reach}, {where} its {_celsius(board.temp_target)} temperature target: it lowers its "
+            f"clocks to hold the target{', ' + cost if cost else ''}.")
 
 
 def _side_panel(ctx: Context, t: GpuThermal) -> str:
@@ -194,7 +206,8 @@ def sandwich(ctx: Context) -> list[Finding]:
             code="thermal.sandwich", severity="warning",
             message=f"GPU{t.gpu + 1} ({board.name}, {board.cooler} cooler) sits directly on GPU{t.sandwiched_by + 1}"
                     f" ({below.name}) with no free slot between them: it draws that card's exhaust "
-                    f"({_inlet(t)}) and cools {_worse(params.SANDWICH_PENALTY)}{_side_panel(ctx, t)}.",
+                    f"({_inlet(t)}) and cools {_worse(params.SANDWICH_PENALTY)}{_side_panel(ctx, t)}."
+                    if ctx.wording else "",
             subject=[f"GPU{t.gpu + 1}", f"GPU{t.sandwiched_by + 1}", board.id],
             value=round(t.inlet_c, 1), unit="°C",
             fixes=[Fix("leave a free slot between open-air cards (another slot, or a riser to a vertical mount), "
@@ -209,7 +222,7 @@ def sandwich(ctx: Context) -> list[Finding]:
                     f"face {t.floor.what} {t.floor.gap_mm:.0f} mm away, less than one free slot "
                     f"({params.STARVED_INTAKE_GAP.value:.0f} mm): part of its own exhaust comes back into its intake "
                     f"({_inlet(t)}) and it cools {_worse(params.FLOOR_STARVED_PENALTY)}{_assumed(t)}"
-                    f"{_side_panel(ctx, t)}.",
+                    f"{_side_panel(ctx, t)}." if ctx.wording else "",
             subject=[f"GPU{t.gpu + 1}", ctx.build.case.id, board.id],
             value=round(t.floor.gap_mm), limit=params.STARVED_INTAKE_GAP.value, unit="mm",
             fixes=_cooling_advice(ctx, t)))
@@ -291,7 +304,7 @@ def case_air(ctx: Context) -> list[Finding]:
     message = (f"The case air rises {air.rise_c:.1f} °C over the {_celsius(build.ambient)} room: {watts(air.heat_w)} "
                f"of heat inside the case (GPUs {watts(gpu_heat)}, CPU and the rest {watts(ctx.budget.rest)}) on "
                f"about {num(air.airflow_cfm)} CFM of real intake airflow ({num(air.rated_airflow_cfm)} CFM rated × "
-               f"{percent(params.EFFECTIVE_AIRFLOW_FRACTION.value)}){fans}; {verdict}")
+               f"{percent(params.EFFECTIVE_AIRFLOW_FRACTION.value)}){fans}; {verdict}") if ctx.wording else ""
     fixes: list[Fix] = []
     if ctx.propose_fixes:
         if airflow := _airflow_fix(ctx):  # first: more fans cost no throughput

@@ -107,19 +107,45 @@ def shortage_words(short: dict[str, int]) -> list[str]:
             else f"{n} {PLUG_NAMES[kind]} plug{'s' if n > 1 else ''}" for kind, n in short.items()]
 
 
+#: Allocations made, by the unit's identity, the CPU's EPS plugs, the cards' indices and their needs: the same
+#: unit feeds the same cards in every candidate split, re-check and optimiser trial that leaves them on it. The
+#: unit is held in each entry, so its id is not reused while the entry lives; emptied when full.
+_ALLOCATED: dict[tuple[int, int, tuple[int, ...], tuple[PlugNeed, ...]], tuple[Psu, PlugUse]] = {}
+_ALLOCATED_MAX = 4096
+
+
 def allocate_plugs(psu: Psu, gpus: Sequence[GpuInstance], needs: Sequence[PlugNeed], cpu_eps: int = 0) -> PlugUse:
-    """Feed `gpus` (and `cpu_eps` EPS plugs for the CPU) from one PSU's plugs; adapters where natives run out."""
+    """Feed `gpus` (and `cpu_eps` EPS plugs for the CPU) from one PSU's plugs; adapters where natives run out.
+    What it reads of the cards is their indices and `needs`: the answer is made once for those (callers read
+    it, never change it)."""
+    return allocate_to(psu, tuple([g.index for g in gpus]), tuple(needs), cpu_eps)
+
+
+def allocate_to(psu: Psu, gpus: tuple[int, ...], needs: tuple[PlugNeed, ...], cpu_eps: int = 0) -> PlugUse:
+    """`allocate_plugs` for the cards with these indices (the power split's candidates ask this way)."""
+    key = (id(psu), cpu_eps, gpus, needs)
+    hit = _ALLOCATED.get(key)
+    if hit is not None:
+        return hit[1]
+    use = _allocate(psu, gpus, needs, cpu_eps)
+    if len(_ALLOCATED) >= _ALLOCATED_MAX:
+        _ALLOCATED.clear()
+    _ALLOCATED[key] = (psu, use)
+    return use
+
+
+def _allocate(psu: Psu, gpus: Sequence[int], needs: Sequence[PlugNeed], cpu_eps: int) -> PlugUse:
     connectors = psu.connectors
     available = {PCIE: connectors.pcie_8pin, HPWR: connectors.hpwr, EPS: connectors.eps_8pin}
     pcie = 0
     hpwr_inputs: list[tuple[int, int]] = []
     eps_inputs: list[int] = []
-    for gpu, need in zip(gpus, needs, strict=True):
+    for index, need in zip(gpus, needs, strict=True):
         pcie += need.pcie
         if need.hpwr:
-            hpwr_inputs.extend((need.adapter_plugs, gpu.index) for _ in range(need.hpwr))
+            hpwr_inputs.extend((need.adapter_plugs, index) for _ in range(need.hpwr))
         if need.eps:
-            eps_inputs.extend(gpu.index for _ in range(need.eps))
+            eps_inputs.extend(index for _ in range(need.eps))
     hpwr_inputs.sort(reverse=True)
     adapters: list[Adapter] = []
     native_hpwr = min(available[HPWR], len(hpwr_inputs))

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from planner.build.resolve import ResolvedBuild
 from planner.physics import params
-from planner.physics.connectors import PlugNeed, PlugUse, allocate_plugs, cpu_eps_plugs, gpu_plug_need
+from planner.physics.connectors import PlugNeed, PlugUse, allocate_to, cpu_eps_plugs, gpu_plug_need
 from planner.physics.power import DcBudget, psu_rating
 from planner.physics.transients import gpu_peak
 from planner.physics.wall import CircuitDraw, PsuOnCircuit, circuit_draws
@@ -72,6 +72,7 @@ class _Problem:
         self.needs = [needs[id(g.board), id(g.chip), g.power_limit][0] for g in build.gpus]
         self.peaks = [needs[id(g.board), id(g.chip), g.power_limit][1] for g in build.gpus]
         self.cabled = [need != _NO_INPUTS for need in self.needs]
+        self.limits = [g.power_limit for g in build.gpus]
         self.cpu_eps = cpu_eps_plugs(budget.cpu)
         self.rest = budget.rest
         self.circuits = [(c.name, c.outlet, c.other_load) for c in build.circuits]
@@ -101,18 +102,23 @@ class _Problem:
 
     def loads(self, gpu_psu: Sequence[int]) -> tuple[list[PsuShare], tuple[CircuitDraw, ...]]:
         """What a candidate split puts on each PSU and circuit."""
-        build, needs, peaks, cabled = self.build, self.needs, self.peaks, self.cabled
+        build, needs, peaks, cabled, limits = self.build, self.needs, self.peaks, self.cabled, self.limits
+        psus = build.psus
+        on_psu: list[list[int]] = [[] for _ in psus]  # the GPU indices on each PSU, in build order
+        for index, p in enumerate(gpu_psu):
+            if p >= 0:  # the greedy search's cards not placed yet (-1) count on no PSU
+                on_psu[p].append(index)
         shares = []
         on_circuits = []
-        for p, use in enumerate(build.psus):
-            on = [g for g in build.gpus if gpu_psu[g.index] == p]
+        for p, use in enumerate(psus):
+            on = on_psu[p]
             board = p == BOARD_PSU
-            fed = [g for g in on if cabled[g.index]]
-            plugs = allocate_plugs(use.part, fed, [needs[g.index] for g in fed], self.cpu_eps if board else 0)
-            load = sum(g.power_limit for g in on) + (self.rest if board else 0.0)
-            peak = sum(peaks[g.index] for g in on) + (self.rest if board else 0.0)
+            fed = tuple([i for i in on if cabled[i]])
+            plugs = allocate_to(use.part, fed, tuple([needs[i] for i in fed]), self.cpu_eps if board else 0)
+            load = sum([limits[i] for i in on]) + (self.rest if board else 0.0)
+            peak = sum([peaks[i] for i in on]) + (self.rest if board else 0.0)
             rating = self.ratings[p]
-            shares.append(PsuShare(p, tuple(g.index for g in on), load, peak, rating, plugs))
+            shares.append(PsuShare(p, tuple(on), load, peak, rating, plugs))
             on_circuits.append(PsuOnCircuit(use.circuit, use.part, rating, load, peak))
         return shares, circuit_draws(self.circuits, on_circuits)
 
@@ -128,34 +134,6 @@ _NO_INPUTS = PlugNeed(0, 0, 0, 0)
 
 def power_split(build: ResolvedBuild, budget: DcBudget, psu_target: float = params.PSU_TARGET_LOAD.value) -> Split:
     """The best way to feed every GPU from the build's PSUs (SPEC §4.1), with each PSU's and circuit's load."""
-    if len(build.psus) == 1:  # one way to feed the cards: cheaper to work out than to look up
-        return _best_split(build, budget, psu_target)
-    key = _split_key(build, budget, psu_target)
-    last = _LAST[0] if _LAST else None  # one read: a re-check in another thread (the TUI's) may replace it
-    if last is not None and last[0] == key:
-        return last[2]
-    split = _best_split(build, budget, psu_target)
-    _LAST[:] = [(key, (tuple(build.psus), tuple(build.gpus), tuple(build.circuits)), split)]
-    return split
-
-
-#: The last split computed: its key, what the key's ids belong to (held, so no id is reused while it lives), and
-#: the split. A fix that adds a PSU asks whether the changed build's split works (power_fixes._split_works), then
-#: its re-check asks for that same build's split: the second asking is this entry.
-_LAST: list[tuple[tuple[object, ...], tuple[object, ...], Split]] = []
-_VALUES = (int, float, str, bool, type(None))  # fields keyed by value; a part by identity (catalog parts are frozen)
-
-
-def _split_key(build: ResolvedBuild, budget: DcBudget, psu_target: float) -> tuple[object, ...]:
-    """Everything a split reads: every field of the build's PSUs, GPUs and circuits (parts by identity), the
-    budget and the target."""
-    def fields(items: Sequence[tuple[object, ...]]) -> tuple[tuple[object, ...], ...]:
-        return tuple(tuple(v if type(v) in _VALUES else id(v) for v in item) for item in items)
-
-    return (fields(build.psus), fields(build.gpus), fields(build.circuits), tuple(budget), psu_target)
-
-
-def _best_split(build: ResolvedBuild, budget: DcBudget, psu_target: float) -> Split:
     problem = _Problem(build, budget, psu_target)
     fixed: dict[int, int] = {}
     free: dict[int, list[int]] = {}  # spec index -> GPU indices the split may place

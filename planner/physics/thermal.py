@@ -254,46 +254,56 @@ def thermal_model(build: ResolvedBuild, placement: Placement, rest_w: float) -> 
     still_air = air.rise_c is None  # an enclosed case with no fan: no card's temperature can be predicted
     results: dict[int, GpuThermal] = {}
     exhaust: dict[int, float] = {}
+    gpus, room = build.gpus, build.ambient
+    sandwich_penalty, starved_penalty = params.SANDWICH_PENALTY.value, params.FLOOR_STARVED_PENALTY.value
+    mixed_case_air = None if air.open_frame or air.rise_c is None else params.CASE_AIR_MIX.value * air.rise_c
     for index in order:
-        gpu = build.gpus[index]
+        gpu = gpus[index]
         board, limit = gpu.board, gpu.power_limit
         floor = floored.get(index)
-        penalty = (params.SANDWICH_PENALTY.value if index in sandwiched else
-                   params.FLOOR_STARVED_PENALTY.value if floor else 1.0)
-        terms: list[InletTerm] = [("room", build.ambient)]
+        lower = sandwiched.get(index)
+        penalty = sandwich_penalty if lower is not None else starved_penalty if floor else 1.0
+        place = where[index]
+        terms: list[InletTerm] = [("room", room)]
+        inlet = room  # the sum of the terms, in their order
         if still_air:
             pass  # no airflow through the case: its air temperature is unknown (the inlet is the room's at least)
-        elif where[index] == "slot-row":
-            heat_below = sum(case_share(build.gpus[j].board) * results[j].power_w for j in below[index])
+        elif place == "slot-row":
+            heat_below = sum(case_share(gpus[j].board) * results[j].power_w for j in below[index])
             if heat_below and not air.open_frame:
-                terms.append(("case air warmed by the cards below", _air_rise(heat_below, air.airflow_cfm)))
-            if index in sandwiched:
-                lower = sandwiched[index]
-                mixed = sum(t for _, t in terms)
+                term = _air_rise(heat_below, air.airflow_cfm)
+                terms.append(("case air warmed by the cards below", term))
+                inlet += term
+            if lower is not None:
                 m = params.SANDWICH_RECIRCULATION.value
-                terms.append((f"the exhaust of GPU{lower + 1} right below it", m * (exhaust[lower] - mixed)))
+                term = m * (exhaust[lower] - inlet)
+                terms.append((f"the exhaust of GPU{lower + 1} right below it", term))
+                inlet += term
             elif floor:
                 m = params.FLOOR_RECIRCULATION.value
                 # its own exhaust at its limit: the intake mixes (1 − m) air with m of its exhaust
-                terms.append((f"its own exhaust, trapped by {floor.what} {floor.gap_mm:.0f} mm under it",
-                              m / (1 - m) * _exhaust_rise(board, limit, penalty)))
+                term = m / (1 - m) * _exhaust_rise(board, limit, penalty)
+                terms.append((f"its own exhaust, trapped by {floor.what} {floor.gap_mm:.0f} mm under it", term))
+                inlet += term
                 if floor.psu:
                     heat = params.PSU_BELOW_HEAT_SHARE.value * psu_loss(build, rest_w)
-                    terms.append(("the PSU below", _air_rise(heat, params.CARD_AIRFLOW.value / penalty)))
-        elif not air.open_frame and air.rise_c is not None:
-            terms.append(("well-mixed case air", params.CASE_AIR_MIX.value * air.rise_c))
-        inlet = sum(t for _, t in terms)
-        resistance = thermal_resistance(board) * penalty
+                    term = _air_rise(heat, params.CARD_AIRFLOW.value / penalty)
+                    terms.append(("the PSU below", term))
+                    inlet += term
+        elif mixed_case_air is not None:
+            terms.append(("well-mixed case air", mixed_case_air))
+            inlet += mixed_case_air
         if (board.cooler == "passive" and not server_airflow) or still_air:
-            results[index] = GpuThermal(index, where[index], inlet, None, None, limit, limit, sandwiched.get(index),
-                                        floor, tuple(terms))
+            results[index] = GpuThermal(index, place, inlet, None, None, limit, limit, lower, floor, tuple(terms))
+            power = limit
         else:
+            resistance = thermal_resistance(board) * penalty
             unthrottled = inlet + limit * resistance
             power = limit
             if unthrottled >= board.temp_target:
                 # GPU Boost holds the target by lowering clocks, down to the card's lowest power limit
                 power = min(limit, max((board.temp_target - inlet) / resistance, board.power_limit_min))
-            results[index] = GpuThermal(index, where[index], inlet, unthrottled, inlet + power * resistance,
-                                        limit, power, sandwiched.get(index), floor, tuple(terms))
-        exhaust[index] = inlet + _exhaust_rise(board, results[index].power_w, penalty)
+            results[index] = GpuThermal(index, place, inlet, unthrottled, inlet + power * resistance,
+                                        limit, power, lower, floor, tuple(terms))
+        exhaust[index] = inlet + _exhaust_rise(board, power, penalty)
     return Thermal(tuple(results[g.index] for g in build.gpus), air, order)

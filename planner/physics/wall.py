@@ -51,10 +51,17 @@ def circuit_draws(circuits: Sequence[tuple[str, Outlet, float]],
     """Each circuit's sustained and peak wall draw. `circuits`: (name, outlet, other load) in build order."""
     draws = []
     for name, outlet, other in circuits:
-        on = [i for i, p in enumerate(psus) if p.circuit == name]
-        walls = tuple(wall_draw(psus[i].load, psus[i].rating, psus[i].part.efficiency, outlet.voltage) for i in on)
-        peak = sum(wall_draw(psus[i].peak, psus[i].rating, psus[i].part.efficiency, outlet.voltage) for i in on)
-        draws.append(CircuitDraw(name, outlet, tuple(on), walls, other, sum(walls) + other, peak + other))
+        voltage = outlet.voltage
+        on = []
+        walls = []
+        peaks = []
+        for i, p in enumerate(psus):
+            if p.circuit == name:
+                on.append(i)
+                grade = p.part.efficiency
+                walls.append(wall_draw(p.load, p.rating, grade, voltage))
+                peaks.append(wall_draw(p.peak, p.rating, grade, voltage))
+        draws.append(CircuitDraw(name, outlet, tuple(on), tuple(walls), other, sum(walls) + other, sum(peaks) + other))
     return tuple(draws)
 
 

@@ -36,13 +36,13 @@ def psu_connectors(ctx: Context) -> list[Finding]:
             continue
         part = ctx.build.psus[share.psu].part
         name = psu_name(ctx, share.psu)
-        adapters = _adapters_text(ctx, plugs)
+        adapters = _adapters_text(ctx, plugs) if ctx.wording else ""
         unit = "plugs"
         if plugs.short:
-            guess = _sockets_estimated(part, plugs)
+            guess = _sockets_estimated(part, plugs) if ctx.wording else ""
             message = (f"{name[0].upper()}{name[1:]} {_shortage(ctx, share)}"
                        + (f" (counting {adapters})" if adapters else "") + "; some inputs cannot be connected"
-                       + (f" ({guess})" if guess else "") + ".")
+                       + (f" ({guess})" if guess else "") + ".") if ctx.wording else ""
             # an error rests on the unit's published plugs and sockets; a shortfall only of estimated counts is a
             # warning that says so
             severity: Severity = "warning" if set(plugs.short) <= _estimated_kinds(part, plugs) else "error"
@@ -54,7 +54,8 @@ def psu_connectors(ctx: Context) -> list[Finding]:
                 value, limit = plugs.used[kind], plugs.available[kind]
         else:
             message = (f"{name[0].upper()}{name[1:]} has no native plug for some inputs: {adapters}. Use the adapters"
-                       " that came with the cards, one separate PSU cable per 8-pin plug (no daisy-chained pigtails).")
+                       " that came with the cards, one separate PSU cable per 8-pin plug (no daisy-chained pigtails)."
+                       ) if ctx.wording else ""
             severity, value, limit = "warning", len(plugs.adapters), 0
         findings.append(Finding(
             code="psu.connectors", severity=severity, message=message,

@@ -11,7 +11,7 @@ from planner.fmt import gpu_labels, num, percent, watts
 from planner.models.parts import Psu
 from planner.physics import params
 from planner.physics.delivery import BOARD_PSU, PsuShare
-from planner.physics.transients import WINDOWS, Capability, capability, excursion
+from planner.physics.transients import WINDOWS, Capability, Excursion, capability, excursion
 
 
 def psu_name(ctx: Context, index: int) -> str:
@@ -40,17 +40,21 @@ def psu_headroom(ctx: Context) -> list[Finding]:
             continue
         over = share.fraction > 1.0
         part = ctx.build.psus[share.psu].part
-        voltage = ctx.build.circuit(ctx.build.psus[share.psu].circuit).outlet.voltage
-        derated = f" (derated to {watts(share.rating)} at {voltage:g} V)" if share.rating < part.wattage else ""
-        message = (f"Sustained DC load {watts(share.load)} ({share_contents(ctx, share)}) is {percent(share.fraction)}"
-                   f" of the {watts(share.rating)} rating of {psu_name(ctx, share.psu)}{derated}; "
-                   + ("it will shut down under full load." if over else
-                      f"keep it under {percent(target)} for efficiency, heat and transient margin."))
+        message = _headroom_message(ctx, share, part, over, target) if ctx.wording else ""
         findings.append(Finding(
             code="psu.headroom", severity="error" if over else "warning", message=message, subject=[part.id],
             value=share.load, limit=share.rating if over else share.rating * target, unit="W",
             fixes=_headroom_fixes(ctx, share, target)))
     return findings
+
+
+def _headroom_message(ctx: Context, share: PsuShare, part: Psu, over: bool, target: float) -> str:
+    voltage = ctx.build.circuit(ctx.build.psus[share.psu].circuit).outlet.voltage
+    derated = f" (derated to {watts(share.rating)} at {voltage:g} V)" if share.rating < part.wattage else ""
+    return (f"Sustained DC load {watts(share.load)} ({share_contents(ctx, share)}) is {percent(share.fraction)}"
+            f" of the {watts(share.rating)} rating of {psu_name(ctx, share.psu)}{derated}; "
+            + ("it will shut down under full load." if over else
+               f"keep it under {percent(target)} for efficiency, heat and transient margin."))
 
 
 def _headroom_fixes(ctx: Context, share: PsuShare, target: float) -> list[Fix]:
@@ -91,26 +95,33 @@ def psu_transient(ctx: Context) -> list[Finding]:
         proven = [w for w in over if able.evidence[w] and gpus_measured]
         window = proven[0] if proven else worst
         severity: Severity = "error" if proven else "warning"
-        assumed = [what for what, sure in (("the cards'", gpus_measured), ("the PSU's", able.evidence[window]))
-                   if not sure]
-        ratios = "; ".join(sorted({f"{num(e.ratios[window], 2)} × the power limit, {e.basis}" for e in shapes}))
-        rest = f" on top of {watts(steady)} of other load" if steady else ""
-        head = (f"With {gpu_labels(share.gpus)} at their {WINDOWS[window]} excursions together ({ratios}){rest},"
-                f" {psu_name(ctx, share.psu)} would see {watts(demand[window])}:"
-                f" {percent(demand[window] / able.watts[window])} of the {watts(able.watts[window])} it rides"
-                f" ({able.basis[window]})")
-        if proven:
-            tail = ". Its over-power protection will shut the machine down on such load steps."
-        elif over:
-            tail = (". If those figures hold, its protection may shut the machine down under load; "
-                    f"{' and '.join(assumed)} figures are assumed, so this is a warning.")
-        else:
-            tail = f"; less than {percent(margin)} margin."
+        message = (_transient_message(ctx, share, shapes, window, demand, able, steady, proven, over, gpus_measured)
+                   if ctx.wording else "")
         findings.append(Finding(
-            code="psu.transient", severity=severity, message=head + tail, subject=[part.id],
+            code="psu.transient", severity=severity, message=message, subject=[part.id],
             value=round(demand[window], 1), limit=round(able.watts[window], 1), unit="W",
             fixes=_transient_fixes(ctx, share, demand, able)))
     return findings
+
+
+def _transient_message(ctx: Context, share: PsuShare, shapes: list[Excursion], window: int, demand: dict[int, float],
+                       able: Capability, steady: float, proven: list[int], over: list[int], gpus_measured: bool) -> str:
+    assumed = [what for what, sure in (("the cards'", gpus_measured), ("the PSU's", able.evidence[window]))
+               if not sure]
+    ratios = "; ".join(sorted({f"{num(e.ratios[window], 2)} × the power limit, {e.basis}" for e in shapes}))
+    rest = f" on top of {watts(steady)} of other load" if steady else ""
+    head = (f"With {gpu_labels(share.gpus)} at their {WINDOWS[window]} excursions together ({ratios}){rest},"
+            f" {psu_name(ctx, share.psu)} would see {watts(demand[window])}:"
+            f" {percent(demand[window] / able.watts[window])} of the {watts(able.watts[window])} it rides"
+            f" ({able.basis[window]})")
+    if proven:
+        tail = ". Its over-power protection will shut the machine down on such load steps."
+    elif over:
+        tail = (". If those figures hold, its protection may shut the machine down under load; "
+                f"{' and '.join(assumed)} figures are assumed, so this is a warning.")
+    else:
+        tail = f"; less than {percent(params.TRANSIENT_WARNING_MARGIN.value)} margin."
+    return head + tail
 
 
 def _transient_fixes(ctx: Context, share: PsuShare, demand: dict[int, float], able: Capability) -> list[Fix]:
