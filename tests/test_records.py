@@ -29,7 +29,8 @@ def _outcome(model: type[Record] | type[BaseModel], data: Any) -> tuple[str, Any
     try:
         made = model.model_validate(data)
     except ValidationError as error:
-        return "refused", (error.title, [(e["type"], e["loc"], e["msg"]) for e in error.errors(include_url=False)])
+        return "refused", (error.title, [(e["type"], e["loc"], e["msg"], repr(e.get("input")))
+                                         for e in error.errors(include_url=False)])
     return "accepted", (made.model_dump(mode="json"), made.model_dump())
 
 
@@ -65,10 +66,25 @@ def test_every_example_build_reads_as_pydantic_reads_it() -> None:
         _same(PartialBuild, data)
 
 
+@pytest.mark.parametrize("kind", sorted(KIND_FILES))
+def test_a_quantity_out_of_range_is_refused_quoting_what_was_written(kind: str) -> None:
+    # "-300 W" for a power limit: the message quotes the text as written, not the number it was read as
+    entry = _ENTRIES[kind][0]
+    for field in KIND_MODELS[kind].model_fields:
+        for written in ("-99999", "99999", "0"):
+            _same(KIND_MODELS[kind], {**entry, field: written})
+
+
+def test_a_power_limit_out_of_range_in_a_build_is_refused_quoting_what_was_written() -> None:
+    build = next(b for b in _BUILDS if b.get("gpu"))
+    for written in ("-300 W", "0 W", "5000 W", "-0.3 kW"):
+        _same(BuildFile, {**build, "gpu": [{**build["gpu"][0], "power_limit": written}]})
+
+
 _JUNK = st.one_of(
     st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=True, allow_infinity=True),
     st.sampled_from(["", "x", "350 W", "13.5 in", "-3 mm", "12 parsecs", "pcie-8pin", "atx", "1e400", "nan",
-                     "PCIE1", "llm-train", "us", "c14", "ddr5"]),
+                     "PCIE1", "llm-train", "us", "c14", "ddr5", "-99999", "99999", "0", "-300 W", "5000 W"]),
     st.lists(st.sampled_from(["pcie-8pin", "atx", 3, "12vhpwr", None]), max_size=4),
     st.dictionaries(st.sampled_from(["base", "owned", "tdp", "x"]), st.integers(0, 500), max_size=2),
 )

@@ -19,12 +19,14 @@ and is frozen; a field with an `alias` is also accepted under its name.
 from __future__ import annotations
 
 import copy
+import functools
+import operator
 import types
 import typing
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal, TypeVar, dataclass_transform
 
-from pydantic_core import PydanticUndefined, SchemaSerializer, SchemaValidator
+from pydantic_core import PydanticKnownError, PydanticUndefined, SchemaSerializer, SchemaValidator
 from pydantic_core import core_schema as cs
 
 R = TypeVar("R", bound="Record")
@@ -286,7 +288,8 @@ def _model_schema(cls: type[Record]) -> cs.CoreSchema:
     return model
 
 
-def _schema(annotation: Any, constraints: dict[str, Any], strict: bool = False) -> cs.CoreSchema:
+def _schema(annotation: Any, constraints: dict[str, Any], strict: bool = False, bounds_after: bool = False,
+            ) -> cs.CoreSchema:
     """The core schema of a field's type, with the field's constraints applied where they belong."""
     origin = typing.get_origin(annotation)
     if origin is Annotated:
@@ -302,16 +305,25 @@ def _schema(annotation: Any, constraints: dict[str, Any], strict: bool = False) 
                 pass  # for the JSON Schema only (planner/record/twin.py)
             elif item is STRICT:
                 strict = True
-        schema = _schema(base, merged, strict)
+        if not befores or not bounds_after:
+            schema = _schema(base, merged, strict)
+            for function in reversed(befores):
+                schema = cs.no_info_before_validator_function(function, schema)
+            return schema
+        # An optional quantity (`Power | None`): as pydantic does, its bounds are checked after the functions,
+        # so a refusal quotes the input as written ("-300 W"); a required one's quotes the number read (-300.0).
+        schema = _schema(base, {}, strict)
         for function in reversed(befores):
             schema = cs.no_info_before_validator_function(function, schema)
+        for name, bound in _only(merged, _NUMBER_BOUNDS).items():
+            schema = cs.no_info_after_validator_function(functools.partial(_within, name, bound), schema)
         return schema
     if origin in (types.UnionType, typing.Union):
         options = typing.get_args(annotation)
         rest = [option for option in options if option is not type(None)]
         if len(rest) < len(options):
             inner = rest[0] if len(rest) == 1 else typing.Union[tuple(rest)]  # noqa: UP007
-            return cs.nullable_schema(_schema(inner, constraints, strict))
+            return cs.nullable_schema(_schema(inner, constraints, strict, bounds_after=True))
         if constraints:
             raise TypeError(f"constraints {sorted(constraints)} on a union: put them on its options")
         return cs.union_schema([_schema(option, {}, strict) for option in options])
@@ -336,6 +348,17 @@ def _schema(annotation: Any, constraints: dict[str, Any], strict: bool = False) 
     if isinstance(annotation, type) and issubclass(annotation, Record):
         return annotation._core_schema()
     raise TypeError(f"a record field cannot be of type {annotation!r} (planner/record/core.py lists the types)")
+
+
+_BOUND_ERRORS = {"gt": ("greater_than", operator.gt), "ge": ("greater_than_equal", operator.ge),
+                 "lt": ("less_than", operator.lt), "le": ("less_than_equal", operator.le)}
+
+
+def _within(name: str, bound: float, value: Any) -> Any:
+    error, holds = _BOUND_ERRORS[name]
+    if not holds(value, bound):
+        raise PydanticKnownError(error, {name: bound})  # type: ignore[arg-type]  # the four bound errors
+    return value
 
 
 def _only(constraints: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
