@@ -305,17 +305,13 @@ def _schema(annotation: Any, constraints: dict[str, Any], strict: bool = False, 
                 pass  # for the JSON Schema only (planner/record/twin.py)
             elif item is STRICT:
                 strict = True
-        if not befores or not bounds_after:
-            schema = _schema(base, merged, strict)
-            for function in reversed(befores):
-                schema = cs.no_info_before_validator_function(function, schema)
-            return schema
         # An optional quantity (`Power | None`): as pydantic does, its bounds are checked after the functions,
         # so a refusal quotes the input as written ("-300 W"); a required one's quotes the number read (-300.0).
-        schema = _schema(base, {}, strict)
+        after = _only(merged, _NUMBER_BOUNDS) if befores and bounds_after else {}
+        schema = _schema(base, {} if after else merged, strict)
         for function in reversed(befores):
             schema = cs.no_info_before_validator_function(function, schema)
-        for name, bound in _only(merged, _NUMBER_BOUNDS).items():
+        for name, bound in after.items():
             schema = cs.no_info_after_validator_function(functools.partial(_within, name, bound), schema)
         return schema
     if origin in (types.UnionType, typing.Union):
