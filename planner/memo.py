@@ -15,12 +15,14 @@ R = TypeVar("R")
 MAX_ENTRIES = 4096  # far more than the parts of a catalog a session touches; emptied when full
 
 
-_VALUES = (int, float, str, type(None))  # arguments keyed by value; any other (a part) by identity
+#: Arguments keyed by value; any other (a part) by identity. A tuple must hold only values (card indices, plug
+#: needs): it is hashed as it is.
+_VALUES = (int, float, str, type(None), tuple)
 
 
 def per_part(fn: Callable[..., R]) -> Callable[..., R]:
     """Memoise `fn(*args)` (positional arguments only) on its parts' identity and its other arguments' values
-    (a rating, a window index)."""
+    (a rating, a window index, a tuple of card indices)."""
     cache: dict[Any, tuple[tuple[Any, ...], R]] = {}
 
     @wraps(fn)
@@ -42,4 +44,5 @@ def per_part(fn: Callable[..., R]) -> Callable[..., R]:
         return value
 
     memoised.cache_clear = cache.clear  # type: ignore[attr-defined]
+    memoised.cache_size = cache.__len__  # type: ignore[attr-defined]
     return memoised

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from planner import memo
 from planner.api import load_build
 from planner.catalog import Catalog
 from planner.checks.limits import with_limits
@@ -46,9 +47,9 @@ def test_another_unit_or_other_needs_are_not_answered_with_a_remembered_allocati
 
 def test_the_remembered_allocations_are_emptied_when_full(catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
     build = load_build(EXAMPLES / "fail-psu-connectors-dual-3090.toml", catalog)
-    monkeypatch.setattr(connectors, "_ALLOCATED_MAX", 2)
-    connectors._ALLOCATED.clear()
+    monkeypatch.setattr(memo, "MAX_ENTRIES", 2)
+    connectors.allocate_to.cache_clear()  # type: ignore[attr-defined]
     needs = [gpu_plug_need(g) for g in build.gpus]
     for eps in range(5):
         allocate_plugs(build.psus[0].part, build.gpus, needs, eps)
-        assert len(connectors._ALLOCATED) <= 2
+        assert connectors.allocate_to.cache_size() <= 2  # type: ignore[attr-defined]

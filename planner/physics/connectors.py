@@ -107,13 +107,6 @@ def shortage_words(short: dict[str, int]) -> list[str]:
             else f"{n} {PLUG_NAMES[kind]} plug{'s' if n > 1 else ''}" for kind, n in short.items()]
 
 
-#: Allocations made, by the unit's identity, the CPU's EPS plugs, the cards' indices and their needs: the same
-#: unit feeds the same cards in every candidate split, re-check and optimiser trial that leaves them on it. The
-#: unit is held in each entry, so its id is not reused while the entry lives; emptied when full.
-_ALLOCATED: dict[tuple[int, int, tuple[int, ...], tuple[PlugNeed, ...]], tuple[Psu, PlugUse]] = {}
-_ALLOCATED_MAX = 4096
-
-
 def allocate_plugs(psu: Psu, gpus: Sequence[GpuInstance], needs: Sequence[PlugNeed], cpu_eps: int = 0) -> PlugUse:
     """Feed `gpus` (and `cpu_eps` EPS plugs for the CPU) from one PSU's plugs; adapters where natives run out.
     What it reads of the cards is their indices and `needs`: the answer is made once for those (callers read
@@ -121,17 +114,10 @@ def allocate_plugs(psu: Psu, gpus: Sequence[GpuInstance], needs: Sequence[PlugNe
     return allocate_to(psu, tuple([g.index for g in gpus]), tuple(needs), cpu_eps)
 
 
+@per_part  # every candidate split, re-check and optimiser trial that leaves a unit the same cards asks again
 def allocate_to(psu: Psu, gpus: tuple[int, ...], needs: tuple[PlugNeed, ...], cpu_eps: int = 0) -> PlugUse:
     """`allocate_plugs` for the cards with these indices (the power split's candidates ask this way)."""
-    key = (id(psu), cpu_eps, gpus, needs)
-    hit = _ALLOCATED.get(key)
-    if hit is not None:
-        return hit[1]
-    use = _allocate(psu, gpus, needs, cpu_eps)
-    if len(_ALLOCATED) >= _ALLOCATED_MAX:
-        _ALLOCATED.clear()
-    _ALLOCATED[key] = (psu, use)
-    return use
+    return _allocate(psu, gpus, needs, cpu_eps)
 
 
 def _allocate(psu: Psu, gpus: Sequence[int], needs: Sequence[PlugNeed], cpu_eps: int) -> PlugUse:
