@@ -197,19 +197,21 @@ class CatalogFiles:
         thousands of entries, are not read)."""
         if kind in self._raw:
             if kind not in self._curated_read:  # the winning entries, in the curated files' order (as below)
-                ids = dict.fromkeys(i for path in self.files(kind) if path.parent.name != "imported"
-                                    for i in self._file(path))
+                ids = dict.fromkeys(i for path in self._curated_files(kind) for i in self._file(path))
                 self._curated_read[kind] = {i: entry for i in ids if not (entry := self._raw[kind][i]).imported}
             return self._curated_read[kind]
         if kind in self._curated_entries:
             return self._curated_entries[kind]
         merged: dict[str, Entry] = self._curated_entries.setdefault(kind, {})
-        for path in self.files(kind):
-            if path.parent.name != "imported":
-                label = display_path(path)
-                source, valid = self._file(path), self._valid.get(path, {})
-                merged.update({i: make_entry(kind, i, source, label, valid.get(i)) for i in source})
+        for path in self._curated_files(kind):
+            label = display_path(path)
+            source, valid = self._file(path), self._valid.get(path, {})
+            merged.update({i: make_entry(kind, i, source, label, valid.get(i)) for i in source})
         return merged
+
+    def _curated_files(self, kind: str) -> list[Path]:
+        """The kind's files of curated (not bulk-imported) entries, lowest priority first."""
+        return [path for path in self.files(kind) if path.parent.name != "imported"]
 
 def make_entry(kind: str, part_id: str, source: Mapping[str, Any], label: str,
                validated: dict[str, Any] | None = None) -> Entry:
