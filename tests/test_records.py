@@ -51,6 +51,10 @@ def _builds() -> list[dict[str, Any]]:
     return [tomllib.loads(path.read_text()) for path in sorted(EXAMPLES.glob("*.toml"))]  # real machines included
 
 
+_ENTRIES = {kind: _entries(kind)[:200] for kind in KIND_FILES}  # the generated damage starts from these
+_BUILDS = _builds()
+
+
 @pytest.mark.parametrize("kind", sorted(KIND_FILES))
 def test_every_catalog_entry_gets_the_same_verdict_and_values_as_from_pydantic(kind: str) -> None:
     record = KIND_MODELS[kind]
@@ -112,14 +116,10 @@ def test_a_damaged_catalog_entry_is_refused_or_accepted_exactly_as_pydantic_woul
 def test_a_damaged_build_file_is_refused_or_accepted_exactly_as_pydantic_would(data: st.DataObject) -> None:
     build = data.draw(st.sampled_from(_BUILDS))
     changed = _mutate(build, data.draw)
-    if changed.get("gpu") and data.draw(st.booleans()):
-        changed["gpu"] = [_mutate(changed["gpu"][0], data.draw)] if isinstance(changed["gpu"], list) \
-            and changed["gpu"] and isinstance(changed["gpu"][0], dict) else changed["gpu"]
+    gpus = changed.get("gpu")
+    if isinstance(gpus, list) and gpus and isinstance(gpus[0], dict) and data.draw(st.booleans()):
+        changed["gpu"] = [_mutate(gpus[0], data.draw)]
     _same(BuildFile, changed)
-
-
-_ENTRIES = {kind: _entries(kind)[:200] for kind in KIND_FILES}
-_BUILDS = _builds()
 
 
 def test_a_record_is_frozen() -> None:
