@@ -12,4 +12,5 @@ KIND_FILES: dict[str, str] = {
     "riser": "risers.toml",
     "outlet": "outlets.toml",
     "model": "models.toml",
+    "base-part": "base-parts.toml",
 }

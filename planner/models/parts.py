@@ -479,6 +479,40 @@ class Outlet(Part):
         return self.voltage * self.breaker_current * self.continuous_factor
 
 
+BaseRole = Literal["ram", "ssd", "cooler"]
+
+
+class BasePart(Part):
+    """A part of the base system every machine needs besides board, CPU, case and PSUs: a RAM kit, the system
+    SSD, a CPU cooler. Chosen by one base-system model (planner/build/base_system.py) for every total."""
+
+    role: BaseRole = Field(description="ram: a kit of modules; ssd: the system drive; cooler: a CPU cooler.")
+    ram_type: RamType | None = Field(default=None, description="ram: module type (ddr4, ddr5, ddr4-rdimm, ddr5-rdimm).")
+    modules: int | None = Field(default=None, ge=1, le=16, description="ram: modules in the kit.")
+    module_size: float | None = Field(default=None, gt=0, le=512, description="ram: GB per module.")
+    speed: int | None = Field(default=None, ge=800, le=12_000, description="ram: MT/s.")
+    capacity: float | None = Field(default=None, gt=0, le=100_000, description="ssd: capacity, GB.")
+    interface: Literal["nvme-pcie3", "nvme-pcie4", "nvme-pcie5", "sata"] | None = Field(
+        default=None, description="ssd: interface.")
+    sockets: list[str] = Field(default=[], description="cooler: CPU sockets it mounts on (as cpus.toml names them).")
+    cooler_tdp: Power | None = Field(
+        default=None, gt=0, le=1_000,
+        description="cooler: the heat it is rated to remove (the maker's TDP rating, or a review's), W.")
+    cooler_height: Length | None = Field(default=None, gt=0, le=300, description="cooler: height above the board, mm.")
+    cooler_type: Literal["air", "aio", "server-active", "server-passive"] | None = Field(
+        default=None, description="cooler: tower air, all-in-one liquid, server (active or passive, for ducted"
+                                  " chassis).")
+
+    @model_validator(mode="after")
+    def _role_fields(self) -> Self:
+        need = {"ram": ("ram_type", "modules", "module_size"), "ssd": ("capacity",),
+                "cooler": ("sockets", "cooler_tdp", "cooler_type")}[self.role]
+        missing = [name for name in need if not getattr(self, name)]
+        if missing:
+            raise ValueError(f"a {self.role} needs {', '.join(missing)}")
+        return self
+
+
 KIND_MODELS: dict[str, type[Part]] = {
     "gpu-chip": GpuChip,
     "gpu": GpuBoard,
@@ -489,4 +523,5 @@ KIND_MODELS: dict[str, type[Part]] = {
     "riser": Riser,
     "outlet": Outlet,
     "model": WorkloadModel,
+    "base-part": BasePart,
 }
