@@ -17,9 +17,10 @@ def _board(slots: str, extra: str = "") -> str:
                         f'motherboard = {{ base = "asus-pro-ws-wrx80e-sage-se", slots = [{slots}]{extra} }}')
 
 
-def _slot(name: str, position: int, lanes: int = 16, size: int = 16, source: str = "cpu", shares: str = "") -> str:
+def _slot(name: str, position: int, lanes: int = 16, size: int = 16, source: str = "cpu", shares: str = "",
+          gen: int = 4) -> str:
     rule = f", shares = [{shares}]" if shares else ""
-    return (f'{{ name = "{name}", position = {position}, size = {size}, lanes = {lanes}, gen = 4, '
+    return (f'{{ name = "{name}", position = {position}, size = {size}, lanes = {lanes}, gen = {gen}, '
             f'source = "{source}"{rule} }}')
 
 
@@ -105,13 +106,25 @@ def test_the_solver_never_runs_a_cooler_past_the_case() -> None:
 
 
 # -- lanes ------------------------------------------------------------------------------------------------
-def test_an_x8_slot_warns_with_the_expected_cost() -> None:
+def test_a_pcie_4_x8_slot_is_stated_with_its_cost_not_warned() -> None:
     text = _board(_slot("PCIE1", 1, lanes=8)) + gpus("nvidia-rtx-3090-fe")
     [finding] = findings(text, "slot.lanes")
-    assert finding.severity == "warning"
+    assert finding.severity == "info"
     assert "GPU1 runs at x8 of its x16 lanes (PCIE1 is wired x8)" in finding.message
     assert "15.8 GB/s each way instead of 31.5 GB/s" in finding.message
     assert (finding.value, finding.limit) == (8, 16)
+
+
+def test_a_pcie_3_x8_slot_warns_with_the_expected_cost() -> None:
+    text = _board(_slot("PCIE1", 1, lanes=8, gen=3)) + gpus("nvidia-rtx-3090-fe")
+    [finding] = findings(text, "slot.lanes")
+    assert finding.severity == "warning" and "7.9 GB/s each way" in finding.message
+
+
+def test_an_x4_slot_warns_whatever_its_generation() -> None:
+    text = _board(_slot("PCIE1", 1, lanes=4, gen=5)) + gpus("nvidia-rtx-3090-fe")
+    [finding] = findings(text, "slot.lanes")
+    assert finding.severity == "warning"
 
 
 def test_a_gpu_below_x4_is_an_error() -> None:
@@ -125,11 +138,17 @@ def test_the_solver_prefers_x16_slots() -> None:
     assert [g.mount for g in report(_board(slots) + gpus("gigabyte-rtx-3090-turbo", 2)).summary.gpus] == ["B", "D"]
 
 
-def test_a_sharing_rule_that_narrows_a_used_slot_warns() -> None:
+def test_a_sharing_rule_that_narrows_a_used_pcie_4_slot_to_x8_is_stated() -> None:
     slots = ", ".join([_slot("A", 1, shares='{ when_used = "B", lanes = 8 }'), _slot("B", 4, lanes=8)])
     [finding] = findings(_board(slots) + gpus("gigabyte-rtx-3090-turbo", 2), "slot.sharing")
-    assert finding.severity == "warning"
+    assert finding.severity == "info"
     assert "A drops from x16 to x8 because B (GPU2) is used, so GPU1 runs at x8" in finding.message
+
+
+def test_a_sharing_rule_that_narrows_a_used_pcie_3_slot_warns() -> None:
+    slots = ", ".join([_slot("A", 1, shares='{ when_used = "B", lanes = 8 }', gen=3), _slot("B", 4, lanes=8, gen=3)])
+    [finding] = findings(_board(slots) + gpus("gigabyte-rtx-3090-turbo", 2), "slot.sharing")
+    assert finding.severity == "warning"
 
 
 def test_a_sharing_rule_that_switches_off_a_named_slot_is_an_error() -> None:

@@ -38,9 +38,11 @@ def small_catalog(directory: Path = SMALL, prices: Path | None = PRICES) -> Cata
 
 
 def brute_force(partial: Partial, catalog: Catalog, max_psus: int = 2) -> tuple[tuple[int, float], int] | None:
-    """The cheapest passing completion by exhaustive enumeration: every board × case × CPU × riser plan × PSU
-    multiset (up to `max_psus`) × circuit assignment, priced, then checked in full from the cheapest up; among
-    the cheapest that pass, the fewest warnings. ((unpriced parts, USD), warnings) or None."""
+    """The best completion by exhaustive enumeration: every board × case × CPU × riser plan × PSU multiset (up to
+    `max_psus`) × circuit assignment, priced, then checked in full from the cheapest up (estimates judged as
+    sourced, as the solver judges them). The cheapest with no error and no warning but those every completion
+    has; when there is none, the cheapest with no error, the fewest warnings among equals.
+    ((unpriced parts, USD), warnings) or None."""
     search = Search(partial, catalog, Objective("cheapest", 0.0, None))  # only its check() and candidate lists
     kinds = {k: search.lists[k] for k in ("motherboard", "case", "cpu")}
     risers = [c for c in search.lists.get("riser", []) or _risers(catalog)]
@@ -79,15 +81,15 @@ def brute_force(partial: Partial, catalog: Catalog, max_psus: int = 2) -> tuple[
 
     best: tuple[tuple[int, float], int] | None = None
     for price, completion in combos:
-        if best is not None and price > best[0]:
-            break
         checked = search.check(completed_raw(partial, completion))
         assert checked is not None
         findings = checked[1]
         if any(f.severity == "error" for f in findings):
             continue
         warnings = sum(1 for f in findings if f.severity == "warning")
-        if best is None or warnings < best[1]:
+        if not any(f.severity == "warning" and f.code not in search.unavoidable for f in findings):
+            return price, warnings  # the cheapest that passes
+        if best is None or (price == best[0] and warnings < best[1]):
             best = (price, warnings)
     return best
 

@@ -28,7 +28,8 @@ class Row(NamedTuple):
 
 
 def parts_list(build: ResolvedBuild) -> list[Row]:
-    """Rows in build order: case, motherboard, CPU, GPUs, risers, PSUs."""
+    """Rows in build order: case, motherboard, CPU, GPUs, risers, PSUs, then the base system (RAM, SSD, CPU
+    cooler: planner/build/base_system.py)."""
     counted: dict[tuple[str, str], tuple[Part, int]] = {}
 
     def add(kind: str, part: Part, quantity: int = 1) -> None:
@@ -46,6 +47,8 @@ def parts_list(build: ResolvedBuild) -> list[Row]:
             add("riser", gpu.riser)
     for psu in build.psus:
         add("psu", psu.part)
+    for item in build.base:  # the base-system model's RAM, SSD and cooler
+        add(item.role, item.part, item.count)
     return [Row(kind, part.id, part.name, quantity, part.price, part.price_date if part.price is not None else None,
                 _price_from(build, part)) for (kind, _), (part, quantity) in counted.items()]
 

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from pydantic_core import ValidationError
 
+from planner.build.base_system import BaseItem, base_system
 from planner.catalog import Catalog, did_you_mean
 from planner.catalog.prices import PriceOrigin
 from planner.errors import CatalogError, InputError, UnknownPartError
@@ -76,6 +77,9 @@ class ResolvedBuild(NamedTuple):
     raw: dict[str, Any]
     assumptions: list[str]  # what the planner assumed where the file is silent
     price_origins: dict[str, PriceOrigin]  # parts (by id) whose price is the user's, not the catalog's
+    #: RAM, system SSD and CPU cooler the base-system model chooses for this board, CPU and GPUs
+    #: (planner/build/base_system.py): in every total, never read by a check
+    base: tuple[BaseItem, ...] = ()
 
     def circuit(self, name: str) -> CircuitUse:
         return next(c for c in self.circuits if c.name == name)
@@ -321,7 +325,9 @@ def resolve(spec: BuildFile, raw: dict[str, Any], catalog: Catalog, *, label: st
     return ResolvedBuild(
         name=spec.name or label.rsplit("/", 1)[-1].removesuffix(".toml"), file=label, ambient=spec.ambient,
         workload=spec.workload, case=case, motherboard=motherboard, cpu=cpu, circuits=circuits, psus=psus,
-        gpus=gpus, extras=spec.extras, spec=spec, raw=raw, assumptions=assumptions, price_origins=r.price_origins)
+        gpus=gpus, extras=spec.extras, spec=spec, raw=raw, assumptions=assumptions, price_origins=r.price_origins,
+        base=base_system(catalog, motherboard, cpu, sum(g.chip.memory for g in gpus), spec.extras.ram_modules,
+                         spec.extras.ram_type))
 
 
 def _slots(r: Resolver, slot: str | list[str] | None, count: int, names: list[str], i: int) -> list[str | None]:

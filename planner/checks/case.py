@@ -143,7 +143,8 @@ def _plug_finding(ctx: Context, board: GpuBoard, labels: list[str], clearance: f
     case = ctx.build.case
     plug, run = params.HPWR_PLUG_HEIGHT.value, params.HPWR_STRAIGHT_RUN.value
     need = board.height + plug + run
-    guessed = "height" in board.estimated or "max_gpu_height" in case.estimated
+    guessed = ("height" in board.estimated or "max_gpu_height" in case.estimated) \
+        and not ctx.settings.estimates_as_sourced
     evidence = board.height + run > clearance and not guessed
     why = ("" if evidence else
            " (an estimate: " + ("the card's height or the case's clearance is estimated" if guessed else
@@ -275,7 +276,7 @@ def psu_bays(ctx: Context) -> list[Finding]:
     placed = assign(psus, mounts, lengths=False)
     if placed is not None:
         return _needs(ctx, assign(psus, mounts, lengths=True) or placed)
-    guessed = bool(set(_MOUNTS_ESTIMATED) & set(case.estimated))
+    guessed = bool(set(_MOUNTS_ESTIMATED) & set(case.estimated)) and not ctx.settings.estimates_as_sourced
     caveat = (" The catalog only estimates this case's PSU mounts (check its manual): a warning, not an error."
               if guessed else "")
     if len(psus) > len(mounts):
@@ -333,7 +334,8 @@ def psu_length(ctx: Context) -> list[Finding]:
     for index, psu in enumerate(psus):
         if psu.length is None or psu.length <= longest_mount:
             continue
-        guessed = "length" in psu.estimated or bool({"max_psu_length", *_MOUNTS_ESTIMATED} & set(case.estimated))
+        guessed = ("length" in psu.estimated or bool({"max_psu_length", *_MOUNTS_ESTIMATED} & set(case.estimated))) \
+            and not ctx.settings.estimates_as_sourced
         label = _psu_label(ctx, index)
         findings.append(Finding(
             code="case.psu", severity="warning" if guessed else "error",

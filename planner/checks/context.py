@@ -47,6 +47,10 @@ class Settings(NamedTuple):
 
     psu_target: float = params.PSU_TARGET_LOAD.value
     region: Region | None = None
+    #: judge an estimated figure (plug counts, PSU bays and lengths, heights, a case's fans) as if it were
+    #: sourced: what the solver does when it chooses parts, so it never picks a part because its data is
+    #: uncertain (docs/verdicts.md); `planner check` leaves it off and warns, naming the estimate
+    estimates_as_sourced: bool = False
 
 
 class Context:

@@ -19,8 +19,8 @@ from collections import defaultdict
 from planner.build.resolve import GpuInstance
 from planner.checks import slot_fixes
 from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Finding, Fix
-from planner.checks.links import USABLE_LANES, cost, estimated_note, linked_mounts, placed_mounts, span
+from planner.checks.findings import Finding, Fix, Severity
+from planner.checks.links import USABLE_LANES, cost, estimated_note, fine_link, linked_mounts, placed_mounts, span
 from planner.checks.registry import check
 from planner.checks.riser import riser_ok
 from planner.fmt import names
@@ -133,6 +133,9 @@ def _estimated_layout(ctx: Context) -> list[Finding]:
         subject=[board.id])]
 
 
+_SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
+
+
 @check("slot.lanes", reads=_PLACED | {"cpu"})
 def lanes(ctx: Context) -> list[Finding]:
     """A GPU runs at fewer lanes than it has (error below x4; warning at x8 or x4 with the expected cost)."""
@@ -155,15 +158,16 @@ def lanes(ctx: Context) -> list[Finding]:
         else:
             cause = f"{site.name} is wired x{site.lanes}" if site.lanes < need.lanes else \
                 f"{site.name} is shared down to x{actual}"
-        severity = "error" if actual < USABLE_LANES else "warning"
-        groups[(severity, actual, need.lanes, int(mount.gen or site.gen))].append((f"GPU{gpu.index + 1}", cause))
+        gen = int(mount.gen or site.gen)
+        severity = "error" if actual < USABLE_LANES else "info" if fine_link(actual, need.lanes, gen) else "warning"
+        groups[(severity, actual, need.lanes, gen)].append((f"GPU{gpu.index + 1}", cause))
     findings = []
     for (severity, actual, full, gen), members in groups.items():
         labels = [label for label, _ in members]
         causes = sorted({cause for _, cause in members})
         one = len(labels) == 1
         findings.append(Finding(
-            code="slot.lanes", severity="error" if severity == "error" else "warning",
+            code="slot.lanes", severity=_SEVERITY[severity],
             message=f"{names(labels)} run{'s' if one else ''} at x{actual} of {'its' if one else 'their'} "
                     f"x{full} lanes ({'; '.join(causes)}): {cost(actual, full, gen)}{estimated_note(layout)}.",
             subject=labels, value=actual, limit=full, unit="lanes"))
@@ -201,10 +205,11 @@ def sharing(ctx: Context) -> list[Finding]:
             else:
                 link = min(actual, need_of(gpu).link_cap)
                 full = min(site.lanes, gpu.board.pcie_lanes)
+                gen = int(mount.gen or site.gen)
                 findings.append(Finding(
-                    code="slot.sharing", severity="warning",
+                    code="slot.sharing", severity="info" if fine_link(link, full, gen) else "warning",
                     message=f"{site.name} drops from x{site.lanes} to x{actual} because {by} is used, so {label} "
-                            f"runs at x{link}: {cost(link, full, int(mount.gen or site.gen))}"
+                            f"runs at x{link}: {cost(link, full, gen)}"
                             f"{estimated_note(layout)}.",
                     subject=[label, site.name, *triggers], value=link, limit=site.lanes, unit="lanes", fixes=fixes))
         for rule in site.shares:

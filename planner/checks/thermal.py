@@ -325,7 +325,8 @@ def _no_airflow(ctx: Context) -> Finding:
     the PSU's own fans moves the heat out, and the model has no figure for the case air or the cards."""
     build, air = ctx.build, ctx.thermal.case
     fix = _airflow_fix(ctx) if ctx.propose_fixes else None
-    estimated = "intake_airflow" in build.case.estimated  # that it ships without fans is then an assumption
+    # that it ships without fans is then an assumption (judged as sourced when the solver chooses)
+    estimated = "intake_airflow" in build.case.estimated and not ctx.settings.estimates_as_sourced
     return Finding(
         code="thermal.case", severity="warning" if estimated else "error",
         message=f"No fan moves air through the case: the {build.case.name} ships without intake fans"

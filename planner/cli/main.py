@@ -321,15 +321,19 @@ def _add_solve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
         "solve", parents=[common], formatter_class=RAW,
         help="complete a partial build (GPUs given) into the cheapest machine that passes every check",
         description="Fill in what a partial build leaves out (motherboard, case, CPU, PSUs, circuits, riser "
-                    "cables) so that `planner check` of the result finds no error, choosing the cheapest parts, "
-                    "then the fewest warnings: branch and bound over the whole catalog, proved optimal when the "
-                    "search completes. Parts the file gives are kept; parts marked owned = true cost nothing; "
-                    "parts without a price are used only where no priced part works.\n"
+                    "cables) so that `planner check` of the result finds no error: completions that pass come "
+                    "before those that only warn (--accept-warnings: every completion without an error ranks by "
+                    "the objective alone), then the cheapest, then the fewest warnings; estimated catalog figures "
+                    "are judged as if sourced, so no part is chosen because its data is uncertain. Branch and bound "
+                    "over the priced parts of the catalogs (a price file, --prices, prices others), proved optimal "
+                    "when the search completes. Parts the file gives are kept; parts marked owned = true cost "
+                    "nothing.\n"
                     "Exit 0: solved; 1: no completion passes (the reason is printed); 2: bad input.",
         epilog=_examples("planner solve partial.toml",
                          "planner solve partial.toml -o build.toml          # write the completed build",
                          "planner solve partial.toml --format json",
                          "planner solve partial.toml --allow-power-limits   # lower power limits where that helps",
+                         "planner solve partial.toml --accept-warnings      # cheapest without an error, warnings or not",
                          "planner solve partial.toml --objective fastest --budget 3000",
                          "planner solve partial.toml --no-builtin --catalog my-parts/"))
     solve.add_argument("file", type=Path, metavar="FILE", help="partial build file (GPUs given)")
@@ -341,6 +345,9 @@ def _add_solve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     solve.add_argument("--allow-power-limits", action="store_true",
                        help="lower GPU power limits where that clears power, outlet or thermal errors (the "
                             "estimated cost is shown)")
+    solve.add_argument("--accept-warnings", action="store_true",
+                       help="rank every completion without an error by the objective alone (default: completions "
+                            "that pass come before those that warn, then the objective)")
     solve.add_argument("--no-builtin", action="store_true",
                        help="choose only from the --catalog directories (for tests and proofs on small catalogs)")
     solve.add_argument("--region", choices=REGIONS, default=None,

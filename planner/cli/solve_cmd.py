@@ -50,7 +50,8 @@ def run_solve(args: argparse.Namespace) -> int:
     settings = Settings(region=partial.region)  # type: ignore[arg-type]
     label = str(args.output) if args.output is not None and not to_stdout else f"{args.file} (completed)"
     result = solve(partial, catalog, objective=args.objective, budget=args.budget,
-                   allow_power_limits=args.allow_power_limits, settings=settings, label=label)
+                   allow_power_limits=args.allow_power_limits, settings=settings, label=label,
+                   accept_warnings=args.accept_warnings)
     if result.status == "solved" and args.output is not None and result.build_toml is not None:
         write_output(args.output, result.build_toml, force=args.force)
     if args.format == "json":

@@ -45,12 +45,12 @@ class SolveResult(NamedTuple):
 
 def solve(partial: Partial, catalog: Catalog, *, objective: ObjectiveName = "cheapest", budget: float | None = None,
           allow_power_limits: bool = False, settings: Settings | None = None, label: str | None = None,
-          explain_choices: bool = True) -> SolveResult:
+          explain_choices: bool = True, accept_warnings: bool = False) -> SolveResult:
     """Complete `partial` (see the package docstring); `label`: the file name the completed build's report gives."""
     settings = settings or Settings(region=partial.region)  # type: ignore[arg-type]
     fixed = _fixed_spend(partial)
     search = Search(partial, catalog, Objective(objective, fixed, budget), allow_power_limits=allow_power_limits,
-                    settings=settings)
+                    settings=settings, accept_warnings=accept_warnings)
     outcome = search.run()
     best = outcome.best
     if best is None:
@@ -112,6 +112,10 @@ def _notes(search: Search, outcome: Outcome) -> list[str]:
     if best is not None and best.price.unpriced:
         notes.append("no priced part works for every kind: the build includes parts with no price in the catalogs, "
                      "so its total is unknown and not proved the cheapest")
+    if best is not None and search.warned:
+        refused = ", ".join(f"{code} ({n:,})" for (_, code), n in search.warned.most_common(4))
+        notes.append("no completion passes without a warning, so this is the cheapest that only warns; what made "
+                     f"the others warn or fail, by check (candidates): {refused}")
     if best is not None and best.completion.limits:
         notes.append(f"power limits lowered (--allow-power-limits): estimated throughput "
                      f"{best.context.performance.relative_perf * 100:.1f} % of stock")

@@ -7,6 +7,11 @@ beat the best build found, and a candidate is dropped when a check that reads on
 reports an error (planner/solve/reads.py). Each complete candidate is written as build-file data and checked
 in full through the same path as `planner check`, so a build the solver returns passes it; the best is
 proved optimal when the search ends without hitting its limits.
+
+What is best: among builds with no error, those that pass (no warning but the ones every completion has) come
+before those that warn, then the objective (a first search refuses warnings as it refuses errors; a second,
+only when nothing passes, refuses errors alone); `accept_warnings` ranks every build without an error by the
+objective alone. Estimated figures are judged as if sourced (Settings.estimates_as_sourced).
 """
 
 from __future__ import annotations
@@ -75,14 +80,28 @@ class Search:
     """One solve: the partial build, the catalogs, the objective and the limits."""
 
     def __init__(self, partial: Partial, catalog: Catalog, objective: Objective, *, allow_power_limits: bool = False,
-                 settings: Settings | None = None) -> None:
+                 settings: Settings | None = None, accept_warnings: bool = False) -> None:
         self.partial = partial
         self.catalog = catalog
         self.objective = objective
         self.allow_power_limits = allow_power_limits
-        self.settings = settings or Settings(region=partial.region)  # type: ignore[arg-type]
+        #: every estimated figure judged as if it were sourced: the search never picks a part because its data
+        #: is uncertain (the completed build's own report still says "estimated")
+        self.settings = (settings or Settings(region=partial.region))._replace(  # type: ignore[arg-type]
+            estimates_as_sourced=True)
+        #: with accept_warnings every build without an error ranks by the objective alone; without it, builds
+        #: that pass come first (a first search that refuses warnings as it refuses errors), then the rest
+        self.accept_warnings = accept_warnings
+        self.strict = False
+        #: warnings of the checks that read only what the file gives (the GPUs, extras, ambient): every
+        #: completion has them, so they never tell two completions apart
+        self.unavoidable = frozenset(checks_at(""))
+        #: what refused the builds that would only have warned, when no build passes (for the explanation)
+        self.warned: Counter[tuple[str, str]] = Counter()
         self.base = partial.base
-        priced_only = objective.budget is not None or objective.name != "cheapest"
+        # only parts with a price: what the solver tells a user to buy must have a price they can find (a part
+        # the catalogs hold without one is used once a price file prices it)
+        priced_only = True
         self.lists: dict[str, list[Candidate]] = {}
         for kind in ("motherboard", "case", "cpu", "psu"):
             if kind != "psu" and partial.given[kind]:
@@ -110,7 +129,17 @@ class Search:
     # -- the search --------------------------------------------------------------------------------------
     def run(self) -> Outcome:
         infeasible = self._root()
-        if infeasible is None:
+        if infeasible is None and not self.accept_warnings:
+            self.strict = True
+            self._boards()
+            self.strict = False
+            if self.best is None and not self.cut:
+                self.warned = self.counts
+                self.counts, self.examples, self.deepest = Counter(), {}, ""
+                self._case_ok.clear()
+                self._fit.clear()
+                self._boards()
+        elif infeasible is None:
             self._boards()
         space = space_size([len(self.lists[k]) for k in ("motherboard", "case", "cpu")],
                            len(self.lists["psu"]), self._psu_cap(None), self._riser_options())
@@ -130,8 +159,8 @@ class Search:
         return None
 
     def _priced_note(self) -> str:
-        return " with a price (--budget and the perf-per-dollar and fastest objectives use priced parts only)" \
-            if self.objective.budget is not None or self.objective.name != "cheapest" else ""
+        return (" with a price (the solver chooses priced parts only; a price file, --prices, prices the"
+                " catalogs' others)")
 
     def _beaten(self, price: Price) -> bool:
         """No build whose added parts cost at least `price` can beat the best one (or fit the budget)."""
@@ -288,14 +317,14 @@ class Search:
         if checked is None:
             return
         build, findings, ctx = checked
-        errors = [f for f in findings if f.severity == "error"]
+        errors = self._refusing(findings)
         if errors and self.allow_power_limits:
             limited = self._with_power_limits(completion, build, errors)
             if limited is None:
                 self._rejected("psu", errors)
                 return
             completion, raw, (build, findings, ctx) = limited
-            errors = [f for f in findings if f.severity == "error"]
+            errors = self._refusing(findings)
         if self._rejected("psu", errors):
             return
         warnings = sum(1 for f in findings if f.severity == "warning")
@@ -322,22 +351,30 @@ class Search:
 
         if any(f.code not in power_limit_codes() for f in errors):
             return None
-        plan = optimize(build, self.catalog, self.settings)
-        if plan.remaining or not plan.changes:
+        plan = optimize(build, self.catalog, self.settings, strict=self.strict)
+        if not plan.changes:
             return None
         limited = completion._replace(limits=tuple(sorted(plan.limits.items())))
         raw = completed_raw(self.partial, limited)
         checked = self.check(raw)
-        if checked is None or any(f.severity == "error" for f in checked[1]):
+        if checked is None or self._refusing(checked[1]):
             return None
         return limited, raw, checked
+
+    def _refusing(self, findings: Sequence[Finding]) -> list[Finding]:
+        """The findings that refuse a build: its errors, and in the first (strict) search its warnings too, but
+        those every completion has."""
+        if not self.strict:
+            return [f for f in findings if f.severity == "error"]
+        return [f for f in findings if f.severity == "error"
+                or (f.severity == "warning" and f.code not in self.unavoidable)]
 
     # -- judging partial choices ---------------------------------------------------------------------
     def _errors(self, build: ResolvedBuild, codes: Sequence[str]) -> list[Finding]:
         ctx = Context(build, self.catalog, self.settings, propose_fixes=False)
         try:
             checks = registered()
-            return [f for code in codes for f in checks[code].run(ctx) if f.severity == "error"]
+            return self._refusing([f for code in codes for f in checks[code].run(ctx)])
         except InputError as error:  # a placement too large to search: the branch cannot be vouched for
             self.cut = True
             return [Finding(code="slot.placement", severity="error", message=error.message)]
@@ -400,8 +437,8 @@ class Search:
         catalog only estimates them: then too many only warns)."""
         if self.partial.given["psu"]:
             return len(self.base.psus)
-        if case is None or {"psu_bays", "psu_mounts"} & set(case.estimated):
-            return MAX_PSUS
+        if case is None:
+            return MAX_PSUS  # (estimated mounts are judged as sourced: self.settings)
         return max(min(len(case.mounts()), MAX_PSUS), 0)
 
     def _voltages(self) -> list[float]:

@@ -45,7 +45,8 @@ def psu_connectors(ctx: Context) -> list[Finding]:
                        + (f" ({guess})" if guess else "") + ".") if ctx.wording else ""
             # an error rests on the unit's published plugs and sockets; a shortfall only of estimated counts is a
             # warning that says so
-            severity: Severity = "warning" if set(plugs.short) <= _estimated_kinds(part, plugs) else "error"
+            guessed = set(plugs.short) <= _estimated_kinds(part, plugs) and not ctx.settings.estimates_as_sourced
+            severity: Severity = "warning" if guessed else "error"
             if plugs.sockets_bind:
                 assert plugs.sockets is not None
                 value, limit, unit = plugs.sockets_used, plugs.sockets, "sockets"
