@@ -140,7 +140,7 @@ def test_solve_finds_the_price_brute_force_finds(name: str) -> None:
     assert oracle is not None and result.status == "solved"
     price, warnings = oracle
     assert result.optimal
-    assert result.price_usd == pytest.approx(price[1])
+    assert result.added_usd == pytest.approx(price[1])
     assert result.report is not None
     assert sum(1 for f in result.report.findings if f.severity == "warning") == warnings
 
@@ -170,6 +170,17 @@ def test_owned_parts_are_kept_and_cost_nothing() -> None:
     assert added == {"motherboard", "cpu"}  # the owned case and PSU are kept, never replaced
     assert data["price_usd"] == sum(a["price_usd"] for a in data["added"])
     assert "owned = true" in data["build_toml"]
+
+
+def test_an_owned_parts_solve_reports_what_to_buy_and_what_is_owned() -> None:
+    code, data = solved("owned-parts.toml")
+    catalog = small_catalog()
+    owned = (catalog.get("case", "fractal-meshify-2-xl").price + catalog.get("psu", "corsair-ax1600i").price
+             + 2 * catalog.get("gpu", "nvidia-rtx-3090-fe").price)
+    assert code == 0
+    assert data["owned_usd"] == pytest.approx(owned)
+    assert data["price_usd"] == pytest.approx(data["added_usd"])  # everything given is owned: nothing else to buy
+    assert data["price_usd"] == pytest.approx(sum(a["price_usd"] for a in data["added"]))
 
 
 def test_the_completed_build_keeps_the_input_comments(tmp_path: Path) -> None:
@@ -317,6 +328,6 @@ def test_solve_equals_brute_force_on_random_small_catalogs(drawn: tuple[dict[str
             assert result.status == "infeasible"
             return
         assert result.status == "solved" and result.optimal
-        assert result.price_usd == pytest.approx(oracle[0][1])
+        assert result.added_usd == pytest.approx(oracle[0][1])
         assert result.report is not None
         assert sum(1 for f in result.report.findings if f.severity == "warning") == oracle[1]

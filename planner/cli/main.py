@@ -255,8 +255,12 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     rec.add_argument("--electricity", type=float, metavar="USD_PER_KWH", help="electricity price (default 0.16)")
     rec.add_argument("--cloud-price", type=float, metavar="USD_PER_HOUR",
                      help="what renting the same GPUs costs per hour (for the break-even)")
-    rec.add_argument("--sort", choices=["value", "speed"], default="value",
-                     help="which ranking --pick, --into and cloud vs buy use (default value: performance per dollar)")
+    rec.add_argument("--sort", choices=["value", "speed", "machine-price"], default="value",
+                     help="which ranking --pick, --into and cloud vs buy use (default value: performance per dollar;"
+                          " machine-price, with --complete: the completed machines, cheapest first)")
+    rec.add_argument("--min-tok-s", type=float, metavar="TOK_S",
+                     help="LLM inference: keep only options that decode at least this many tokens/s for each user"
+                          " (with --users N: each of the N)")
     rec.add_argument("--pick", type=int, default=1, metavar="N", help="the N-th option of that ranking (default 1)")
     rec.add_argument("--into", type=Path, metavar="FILE",
                      help="put the picked GPUs into this build file (created from --build or a starter build if "

@@ -89,9 +89,14 @@ def run_recommend(args: argparse.Namespace) -> int:
     if args.kv_cache != "f16" and args.workload not in ("llm-inference", "general"):
         raise InputError("--kv-cache applies to --workload llm-inference")
     inference_flags = [flag for flag, value in (("--engine", args.engine != "llama.cpp"), ("--users", args.users != 1),
-                                                ("--prompt", args.prompt is not None)) if value]
+                                                ("--prompt", args.prompt is not None),
+                                                ("--min-tok-s", args.min_tok_s is not None)) if value]
     if inference_flags and args.workload != "llm-inference":
         raise InputError(f"{', '.join(inference_flags)} applies to --workload llm-inference")
+    if args.min_tok_s is not None and not 0 < args.min_tok_s <= 1_000_000:
+        raise InputError(f"--min-tok-s must be a speed above 0 and at most 1,000,000 tokens/s, got {args.min_tok_s:g}")
+    if args.sort == "machine-price" and not args.complete:
+        raise InputError("--sort machine-price ranks completed machines: add --complete")
     if not 1 <= args.users <= 4096:
         raise InputError(f"--users must be between 1 and 4096, got {args.users}")
     if args.prompt is not None and not 1 <= args.prompt <= 10_000_000:
@@ -120,7 +125,7 @@ def run_recommend(args: argparse.Namespace) -> int:
                            checkpointing=args.checkpointing, kv_cache=args.kv_cache, framework=args.framework,
                            lora_rank=args.lora_rank, offload=args.offload, display=args.display)
     request = Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor, engine=args.engine,
-                      users=args.users, prompt_tokens=args.prompt)
+                      users=args.users, prompt_tokens=args.prompt, min_tok_s=args.min_tok_s)
     rec = recommend(request, catalog)
     most = params.MAX_BUILD_GPUS if fit is not None else params.DEFAULT_MAX_GPUS
     counts = [args.gpus] if args.gpus else list(range(1, int(most.value) + 1))

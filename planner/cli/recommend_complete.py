@@ -55,7 +55,7 @@ def run_extended(args: argparse.Namespace, catalog: Catalog, request: Request, r
     machines = None
     if args.complete:
         machines = complete_options(rec, catalog, workload=args.workload, top=args.top, base=args.build, adds=adds,
-                                    region=args.region)
+                                    region=args.region, cheapest_first=args.sort == "machine-price")
     if args.into is not None and args.into.exists() and args.complete and not args.force \
             and args.into.resolve() != (args.build.resolve() if args.build else None):
         raise InputError("exists and is not the --build file; use --force to replace it with the completed build",
@@ -85,7 +85,8 @@ def _pick(args: argparse.Namespace, rec: Recommendation, adds: Additions | None,
     if args.pick < 1:
         raise InputError(f"--pick counts from 1, got {args.pick}")
     if machines is not None:
-        ranking = machines.by_value if args.sort == "value" else machines.by_speed
+        ranking = {"value": machines.by_value, "speed": machines.by_speed,
+                   "machine-price": machines.by_price}[args.sort]
         if not ranking:
             return None, "replace", None
         if args.pick > len(ranking):
@@ -160,7 +161,7 @@ def render_extended(args: argparse.Namespace, rec: Recommendation, counts: list[
                      " (the cards and every part planner solve chose for it to pass planner check; owned parts"
                      " free)")
         lines.append("")
-        lines.extend(_machine_lines(machines, args.top, decode))
+        lines.extend(_machine_lines(machines, args.top, decode, args.sort == "machine-price"))
         solver_left = machines_left_out_lines(machines)
         lines.extend([*solver_left, ""] if solver_left else [])
     else:
@@ -203,12 +204,15 @@ def _option_table(options: list[tuple[Candidate, str]], decode: bool) -> list[st
     return lines
 
 
-def _machine_lines(machines: Machines, top: int, decode: bool) -> list[str]:
+def _machine_lines(machines: Machines, top: int, decode: bool, by_price: bool = False) -> list[str]:
     if not machines.by_value:
         return ["No option could be completed into a machine that passes planner check: see why below.", ""]
     lines = []
-    for title, ranking in (("Completed builds, best performance per dollar", machines.by_value[:top]),
-                           ("Completed builds, fastest", machines.by_speed[: max(3, top // 2)])):
+    tables = [("Completed builds, best performance per dollar", machines.by_value[:top]),
+              ("Completed builds, fastest", machines.by_speed[: max(3, top // 2)])]
+    if by_price:
+        tables.insert(0, ("Completed builds, cheapest machine first", machines.by_price[:top]))
+    for title, ranking in tables:
         names = [("+" if m.mode == "add" else "") + label(m.option) for m in ranking]
         width = max([len("option"), *(len(n) for n in names)])
         boards = [m.option.board or "-" for m in ranking]
@@ -233,7 +237,7 @@ def _machine_summary(machine: Completed) -> str:
     result = machine.result
     parts = ", ".join(a.part for a in result.added if a.kind != "circuit")
     circuits = sum(a.kind == "circuit" for a in result.added)
-    added = usd(result.price_usd) if result.price_usd is not None else "price unknown"
+    added = usd(result.added_usd) if result.added_usd is not None else "price unknown"
     report = result.report
     verdict = report.verdict.upper() if report is not None else "?"
     warnings = sum(f.severity == "warning" for f in report.findings) if report is not None else 0
@@ -266,6 +270,8 @@ def _machines_json(machines: Machines) -> dict[str, Any]:
     return {"options": [{"option": {**asdict(m.option), "mode": m.mode}, "price_usd": m.price_usd,
                          "perf_per_dollar": m.perf_per_dollar, "solve": solve_json(m.result)}
                         for m in machines.by_value],
+            "by_machine_price": [{"option": {**asdict(m.option), "mode": m.mode}, "price_usd": m.price_usd}
+                                 for m in machines.by_price],
             "left_out": [{"option": {**asdict(m.option), "mode": m.mode}, "binding": m.binding}
                          for m in machines.left_out],
             "untried": machines.untried}

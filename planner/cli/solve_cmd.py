@@ -69,7 +69,7 @@ def to_json(result: SolveResult) -> dict[str, Any]:
     from planner.report import to_json as report_json
 
     return {"file": result.file, "status": result.status, "objective": result.objective,
-            "price_usd": result.price_usd,
+            "price_usd": result.price_usd, "added_usd": result.added_usd, "owned_usd": result.owned_usd,
             "added": [added._asdict() for added in result.added],
             "build_toml": result.build_toml,
             "report": report_json(result.report) if result.report is not None else None,
@@ -94,8 +94,12 @@ def render(result: SolveResult) -> str:
         if added.kind == "circuit":
             price = "another circuit (its own breaker)"
         lines.append(f"  {added.kind:<12} {added.part:<48} {price}")
-    total = "unknown (a part has no price)" if result.price_usd is None else usd(result.price_usd)
+    total = "unknown (a part has no price)" if result.added_usd is None else usd(result.added_usd)
     lines.append(f"  {'total added':<12} {'':<48} {total}")
+    to_buy = "unknown (a part has no price)" if result.price_usd is None else usd(result.price_usd)
+    lines.append(f"  {'to buy':<12} {'(added, and the parts the file gives but does not own)':<48} {to_buy}")
+    if result.owned_usd:
+        lines.append(f"  {'owned':<12} {'(the parts the file marks owned = true)':<48} {usd(result.owned_usd)}")
     if result.reasons:
         lines.append("Why:")
         lines.extend(f"  {reason}" for reason in result.reasons)

@@ -62,7 +62,7 @@ def safe_cell(value: object) -> str:
 
 
 _KIND_LABEL = {"case": "Case", "motherboard": "Motherboard", "cpu": "CPU", "gpu": "Video Card", "riser": "Riser",
-               "psu": "Power Supply"}
+               "psu": "Power Supply", "ram": "Memory", "ssd": "Storage", "cooler": "CPU Cooler"}
 
 
 def _dollars(value: float) -> str:
@@ -83,10 +83,11 @@ def _forum_rows(build: ResolvedBuild, rows: list[Row]) -> list[tuple[str, str, s
             price = _dollars(r.unit_price)
         out.append((_KIND_LABEL.get(r.kind, r.kind.title()), item, price + (" *" if r.user_price else "")))
     extras = build.extras
-    if extras.ram_modules:
+    roles = {item.role for item in build.base}  # the base-system model priced these: no unpriced duplicate
+    if extras.ram_modules and "ram" not in roles:
         kind = extras.ram_type.upper().replace("-", " ") if extras.ram_type else "DIMM"
         out.append(("Memory", f"{extras.ram_modules} × {kind}", "not priced"))
-    if extras.drives:
+    if extras.drives and "ssd" not in roles:
         out.append(("Storage", f"{extras.drives} × drive (SSD or HDD)", "not priced"))
     if extras.fans:
         out.append(("Case Fan", f"{extras.fans} × case fan", "not priced"))

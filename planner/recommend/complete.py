@@ -218,14 +218,20 @@ class Machines(NamedTuple):
     by_speed: list[Completed]
     left_out: list[LeftOut]
     untried: int  # fitting options not tried (beyond what --top asks for)
+    by_price: list[Completed] = []  # the cheapest whole machine first (--sort machine-price)
 
 
 def complete_options(rec: Recommendation, catalog: Catalog, *, workload: str, top: int, base: Path | None = None,
-                     adds: Additions | None = None, region: str | None = None) -> Machines:
-    """Complete the best options (by estimated performance per dollar, then the fastest) into machines."""
+                     adds: Additions | None = None, region: str | None = None,
+                     cheapest_first: bool = False) -> Machines:
+    """Complete the best options (by estimated performance per dollar, or with `cheapest_first` by the
+    estimated price of the machine, then the fastest) into machines."""
     base_text = buildfile.read_text(base) if base is not None else None
     options = [(c, "replace") for c in rec.by_value] + [(c, "add") for c in (adds.by_value if adds else [])]
-    options.sort(key=lambda o: (o[0].perf_per_dollar is None, -(o[0].perf_per_dollar or 0)))
+    if cheapest_first:
+        options.sort(key=lambda o: (o[0].cost_basis_usd is None, o[0].cost_basis_usd or 0.0, -o[0].performance))
+    else:
+        options.sort(key=lambda o: (o[0].perf_per_dollar is None, -(o[0].perf_per_dollar or 0)))
     fastest = [(c, "replace") for c in rec.by_speed] + [(c, "add") for c in (adds.by_speed if adds else [])]
     fastest.sort(key=lambda o: -o[0].performance)
     fastest_shown = fastest[:max(3, top // 2)]
@@ -246,9 +252,10 @@ def complete_options(rec: Recommendation, catalog: Catalog, *, workload: str, to
     by_value = sorted(machines, key=lambda m: (m.perf_per_dollar is None, -(m.perf_per_dollar or 0),
                                                -m.option.performance))
     by_speed = sorted(machines, key=lambda m: (-m.option.performance, m.price_usd or math.inf))
+    by_price = sorted(machines, key=lambda m: (m.price_usd is None, m.price_usd or 0.0, -m.option.performance))
     left = [m for m in done.values() if isinstance(m, LeftOut)]
     untried = {(mode, c.board, c.count) for c, mode in options} - set(done)
-    return Machines(by_value, by_speed, left, len(untried))
+    return Machines(by_value, by_speed, left, len(untried), by_price)
 
 
 def option_text(option: Candidate, mode: str, workload: str, base_text: str | None) -> str:
@@ -290,8 +297,8 @@ def _complete(option: Candidate, mode: str, catalog: Catalog, workload: str, bas
     if result.status != "solved":
         return LeftOut(option, mode, str(result.binding))
     total = None
-    if result.price_usd is not None and option.price_usd is not None:
-        total = option.price_usd + given_price(partial) + result.price_usd
+    if result.added_usd is not None and option.price_usd is not None:
+        total = option.price_usd + given_price(partial) + result.added_usd
     ppd = round(option.performance / total * 1000, 4) if total else None
     return Completed(option, mode, result, total, ppd)
 

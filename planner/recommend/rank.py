@@ -64,6 +64,7 @@ class Request:
     engine: str = "llama.cpp"  # LLM inference engine (decode.ENGINES)
     users: int = 1  # concurrent sequences served (LLM inference)
     prompt_tokens: int | None = None  # prompt length for the time to first token (default DEFAULT_PROMPT_TOKENS)
+    min_tok_s: float | None = None  # LLM inference: keep only options that give each user at least this decode speed
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class Candidate:
     count: int
     fits: bool
     excluded_reason: str | None
-    excluded_kind: str | None  # memory | budget | build | vendor | not-installable | no-price | no-board
+    excluded_kind: str | None  # memory | budget | build | vendor | not-installable | no-price | no-board | speed
     memory_gb: float  # all its cards together, GiB (the old name)
     memory_needed_gb: float | None  # per card, GiB (the old name)
     relative_perf: dict[str, float]  # Dettmers' three figures for the option (H100 SXM = 1)
@@ -312,6 +313,11 @@ class _Scorer:
             estimate = decode.decode(chip, self.work, self.request.engine, count, link, self.request.users)
             prefilled = decode.prefill(chip, self.work, self.prompt, self.request.engine, count, link)
         performance = self.performance(chip, count, figures, estimate)
+        if reason is None and self.request.min_tok_s is not None and estimate is not None:
+            per_user = estimate.aggregate_tokens_per_s / max(self.request.users, 1)
+            if per_user < self.request.min_tok_s:
+                reason = Reason("speed", f"{per_user:,.1f} tok/s per user, below --min-tok-s "
+                                         f"{self.request.min_tok_s:g}")
         price = card.price * count if card.price is not None else None
         cost = None
         if price is not None:

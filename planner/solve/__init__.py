@@ -30,7 +30,8 @@ class SolveResult(NamedTuple):
     file: str
     status: str  # "solved" | "infeasible"
     objective: ObjectiveName
-    price_usd: float | None  # the parts added (null when one has no price)
+    price_usd: float | None  # what there is to buy: the parts added and those the file gives but does not own
+    #                          (null when one has no price)
     added: list[Added]
     build_toml: str | None
     report: Report | None
@@ -41,6 +42,8 @@ class SolveResult(NamedTuple):
     reasons: list[str]  # why each added part: what ruled out the cheaper ones
     runners_up: list[str]
     notes: list[str]
+    added_usd: float | None = None  # the parts added (the base system included)
+    owned_usd: float = 0.0  # the parts the file marks owned, at their prices (known ones)
 
 
 def solve(partial: Partial, catalog: Catalog, *, objective: ObjectiveName = "cheapest", budget: float | None = None,
@@ -61,9 +64,11 @@ def solve(partial: Partial, catalog: Catalog, *, objective: ObjectiveName = "che
     report = _verified_report(text, label or partial.file, catalog, settings, partial)
     added = added_parts(search, best)
     reasons, runners, binding = explain(search, best) if explain_choices else ([], [], None)
-    price = None if best.price.unpriced else best.price.usd
-    return SolveResult(partial.file, "solved", objective, price, added, text, report, outcome.searched, outcome.space,
-                       outcome.proved and not best.price.unpriced, binding, reasons, runners, _notes(search, outcome))
+    added_usd = None if best.price.unpriced else best.price.usd
+    to_buy = None if added_usd is None or _unpriced_given(partial) else added_usd + fixed
+    return SolveResult(partial.file, "solved", objective, to_buy, added, text, report, outcome.searched, outcome.space,
+                       outcome.proved and not best.price.unpriced, binding, reasons, runners, _notes(search, outcome),
+                       added_usd=added_usd, owned_usd=_owned_spend(partial))
 
 
 def platform_spend(partial: Partial) -> float:
@@ -87,6 +92,33 @@ def _fixed_spend(partial: Partial) -> float:
             total += gpu.board.price
         if gpu.riser is not None and gpu.riser.price is not None:
             total += gpu.riser.price
+    return total
+
+
+def _unpriced_given(partial: Partial) -> int:
+    """How many parts the file gives and does not own have no price (what there is to buy is then unknown)."""
+    base, spec = partial.base, partial.spec
+    count = sum(1 for kind in ("motherboard", "case", "cpu")
+                if partial.given[kind] and not partial.owned[kind] and getattr(base, kind).price is None)
+    if partial.given["psu"]:
+        count += sum(1 for use in base.psus if not spec.psu[use.index].owned and use.part.price is None)
+    count += sum(1 for gpu in base.gpus if not spec.gpu[gpu.spec_index].owned and gpu.board.price is None)
+    return count
+
+
+def _owned_spend(partial: Partial) -> float:
+    """Known prices of the parts the file marks owned (what the machine is worth besides what is bought)."""
+    base, spec = partial.base, partial.spec
+    total = 0.0
+    for kind in ("motherboard", "case", "cpu"):
+        part = getattr(base, kind)
+        if partial.given[kind] and partial.owned[kind] and part.price is not None:
+            total += part.price
+    if partial.given["psu"]:
+        total += sum(use.part.price or 0.0 for use in base.psus if spec.psu[use.index].owned)
+    for gpu in base.gpus:
+        if spec.gpu[gpu.spec_index].owned and gpu.board.price is not None:
+            total += gpu.board.price
     return total
 
 

@@ -20,7 +20,7 @@ TRIED = 12  # cheaper candidates (and runners-up) re-checked per added kind
 class Added(NamedTuple):
     """One part the solver added (a PSU or riser cable bought twice is listed twice)."""
 
-    kind: str  # motherboard | case | cpu | psu | riser | circuit
+    kind: str  # motherboard | case | cpu | psu | riser | circuit | ram | ssd | cooler (the base system)
     part: str
     price_usd: float | None  # null: no price in the catalogs (a circuit is not bought: always null)
 
@@ -33,6 +33,9 @@ def added_parts(search: Search, best: Leaf) -> list[Added]:
     if riser is not None:
         added.extend(Added("riser", riser.id, riser.price) for _ in range(completion.risers.cables))
     added.extend(Added("psu", psu.id, psu.price) for psu, _ in completion.psus)
+    if not (partial.owned["motherboard"] and partial.owned["cpu"]):
+        for item in search.base_items(completion.motherboard, completion.cpu):
+            added.extend(Added(item.role, item.part.id, item.part.price) for _ in range(item.count))
     if not partial.given["psu"]:
         names = circuit_names(partial, completion.circuits)
         added.extend(Added("circuit", name, None) for name in names[max(len(partial.spec.circuit), 1):])
@@ -63,10 +66,10 @@ def _first_error(search: Search, completion: Completion, kind: str) -> tuple[str
     checked = search.check(completed_raw(search.partial, completion))
     if checked is None:
         return ("input", "it does not resolve")
-    errors = [f for f in checked[1] if f.severity == "error"]
+    errors = search._refusing(checked[1])  # in a build that passes, a cheaper part that only warns is refused too
     if not errors:
         return None
-    errors.sort(key=lambda f: f.code == "cpu.socket")
+    errors.sort(key=lambda f: (f.code == "cpu.socket", f.severity != "error"))
     return errors[0].code, errors[0].message
 
 

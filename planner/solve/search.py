@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from planner.build import buildfile
+from planner.build.base_system import BaseItem, base_price, base_system
 from planner.build.resolve import DEFAULT_OUTLETS, CircuitUse, GpuInstance, PsuUse, ResolvedBuild, resolve
 from planner.catalog import Catalog
 from planner.checks.context import Context, Settings
@@ -132,8 +133,8 @@ class Search:
         if infeasible is None and not self.accept_warnings:
             self.strict = True
             self._boards()
-            self.strict = False
             if self.best is None and not self.cut:
+                self.strict = False
                 self.warned = self.counts
                 self.counts, self.examples, self.deepest = Counter(), {}, ""
                 self._case_ok.clear()
@@ -240,7 +241,7 @@ class Search:
             hot = self._optimistic_power(with_cpu, self._psu_cap(case))
             if self._rejected("cpu", self._errors(hot, checks_at("cpu"))):
                 continue
-            self._psus(with_cpu, price + cpu.cost, board, case, plan, cpu.part)
+            self._psus(with_cpu, price + cpu.cost + self.base_cost(board, cpu.part), board, case, plan, cpu.part)
             if self.cut:
                 return
 
@@ -414,6 +415,20 @@ class Search:
 
         if not self.deepest or STAGES.index(stage) > STAGES.index(self.deepest):
             self.deepest = stage
+
+    def base_cost(self, board: Motherboard, cpu: Cpu) -> Price:
+        """What the base system (RAM, SSD, CPU cooler: planner/build/base_system.py) costs with this board and CPU;
+        nothing when the file owns both (the machine it names is then the user's)."""
+        if self.partial.owned["motherboard"] and self.partial.owned["cpu"]:
+            return FREE
+        items = self.base_items(board, cpu)
+        usd, unpriced = base_price(items)
+        return Price(unpriced, usd)
+
+    def base_items(self, board: Motherboard, cpu: Cpu) -> tuple[BaseItem, ...]:
+        extras = self.partial.spec.extras
+        memory = sum(g.chip.memory for g in self.base.gpus)
+        return base_system(self.catalog, board, cpu, memory, extras.ram_modules, extras.ram_type)
 
     # -- bounds and optimistic builds ----------------------------------------------------------------
     def _floor(self, kind: str) -> Price:
