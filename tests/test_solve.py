@@ -331,3 +331,65 @@ def test_solve_equals_brute_force_on_random_small_catalogs(drawn: tuple[dict[str
         assert result.added_usd == pytest.approx(oracle[0][1])
         assert result.report is not None
         assert sum(1 for f in result.report.findings if f.severity == "warning") == oracle[1]
+
+
+# -- estimated figures are never a loophole ---------------------------------------------------------------------
+_CHEAP_PSU = """
+[budget-2000w]
+name = "Budget 2000 W (test)"
+maker = "Test"
+wattage = 2000
+efficiency = "80plus-gold"
+atx_version = "3.0"
+connectors = {{ "pcie-8pin" = 6, "eps-8pin" = 2 }}
+form_factor = "atx"
+length = "180 mm"
+ac_inlet = "c20"
+price = 100
+price_date = "2026-11"
+price_source = "a test price, not market data"
+source = "a test entry: its plug counts are{what}"
+{estimated}
+"""
+
+_MANY_INPUTS = """
+name = "One card with 20 PCIe 8-pin inputs"
+region = "eu"
+[[gpu]]
+part = { base = "nvidia-rtx-3090-fe", power_connectors = [%s] }
+""" % ", ".join(['"pcie-8pin"'] * 20)
+
+
+def _solve_with_psu(tmp_path: Path, estimated: bool) -> Any:
+    directory = tmp_path / ("estimated" if estimated else "sourced")
+    directory.mkdir()
+    for path in SMALL.iterdir():
+        (directory / path.name).write_text(path.read_text())
+    entry = _CHEAP_PSU.format(what=" an estimate" if estimated else " published",
+                              estimated='estimated = ["connectors"]' if estimated else "")
+    (directory / "psus.toml").write_text((SMALL / "psus.toml").read_text() + entry)
+    catalog = small_catalog(directory)
+    partial = parse_partial(_MANY_INPUTS, "many-inputs.toml", catalog)
+    return solve(partial, catalog, explain_choices=False)
+
+
+def test_an_estimated_plug_count_never_lets_solve_pick_a_psu_the_same_count_sourced_would_reject(
+        tmp_path: Path) -> None:
+    estimated, sourced = _solve_with_psu(tmp_path, True), _solve_with_psu(tmp_path, False)
+    assert sourced.status == "infeasible"  # no unit has 20 PCIe plugs, and a card's cables come from one unit
+    assert estimated.status == sourced.status
+    assert "budget-2000w" not in (estimated.build_toml or "")
+
+
+def test_a_check_still_warns_not_fails_on_an_estimated_plug_count(tmp_path: Path) -> None:
+    directory = tmp_path / "cat"
+    directory.mkdir()
+    (directory / "psus.toml").write_text(_CHEAP_PSU.format(what=" an estimate", estimated='estimated = ["connectors"]'))
+    build = tmp_path / "b.toml"
+    platform = ('case = "fractal-meshify-2-xl"\nmotherboard = "asus-pro-ws-wrx80e-sage-se"\n'
+                'cpu = "amd-threadripper-pro-5975wx"\n[[psu]]\npart = "budget-2000w"\n')
+    build.write_text(_MANY_INPUTS.replace('region = "eu"\n', 'region = "eu"\n' + platform))
+    run = run_cli("check", build, "--catalog", directory, "--format", "json")
+    [report] = json.loads(run.out)
+    [finding] = [f for f in report["findings"] if f["code"] == "psu.connectors"]
+    assert finding["severity"] == "warning" and "estimate" in finding["message"]
