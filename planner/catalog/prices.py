@@ -15,11 +15,12 @@ each problem is one InputError `prices.toml:3: prices.<id>.price: what was expec
 
 from __future__ import annotations
 
+import datetime
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
 
 from planner.catalog.sources import display_path
 from planner.catalog.words import did_you_mean
@@ -28,6 +29,8 @@ from planner.errors import InputError
 if TYPE_CHECKING:
     from planner.catalog.read import Entry
     from planner.models.parts import Part
+
+    P = TypeVar("P", bound=Part)
 
 FILE_NAME = "prices.toml"
 _DATE = re.compile(r"^(19|20)\d\d-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
@@ -68,7 +71,73 @@ class UserPrice(NamedTuple):
     def apply(self, part: Part) -> Part:
         """The part with this price in place of the catalog's."""
         return part.model_copy(update={"price": self.price, "price_date": self.date,
-                                       "price_source": self.description})
+                                       "price_source": self.description, "price_market": "yours"})
+
+
+# -- the market a price comes from ----------------------------------------------------------------------------
+
+#: Which price a part gets (`--market`, `market` in the settings file): `new` its new (street) price; `used` its
+#: used price (the median of recent sold listings) where the catalog has one, else the new one; `any` the cheaper.
+Market = Literal["new", "used", "any"]
+MARKETS: tuple[Market, ...] = ("new", "used", "any")
+DEFAULT_MARKET: Market = "any"
+
+
+def for_market(part: P, market: Market) -> P:
+    """The part priced for a market: `price`, `price_date` and `price_source` hold the price chosen (None when
+    the part has none in that market) and `price_market` says which ("new" or "used"). A discontinued part with
+    no new price is unpriced in the new market; most parts are not sold used, so `used` falls back on the new
+    price (and says "new"); `any` takes the cheaper of the two, new when they are equal. Whether the chosen price
+    is an estimate follows it: "price" is in the copy's `estimated` exactly when the chosen field is."""
+    new = part.price
+    used = part.used_price
+    if market == "new" or used is None or (market == "any" and new is not None and new <= used):
+        return part.model_copy(update={"price_market": "new" if new is not None else None})
+    estimated = [name for name in part.estimated if name != "price"]
+    if "used_price" in part.estimated:
+        estimated.append("price")
+    update: dict[str, Any] = {"price": used, "price_date": part.used_price_date,
+                              "price_source": part.used_price_source, "price_market": "used",
+                              "estimated": estimated}
+    return part.model_copy(update=update)
+
+
+#: A price seen longer ago than this before today is stale: a buyer should look again before acting on it.
+STALE_MONTHS = 12
+
+
+def today() -> datetime.date:
+    """Today's date: what stale prices are judged against (the one place tests fix it)."""
+    return datetime.date.today()
+
+
+def stale_before(on: datetime.date | None = None) -> datetime.date:
+    """The day STALE_MONTHS months before `on` (default today; the 29th–31st of a shorter month: its last day):
+    a price seen before it is stale."""
+    on = on or today()
+    year, month = divmod(on.year * 12 + on.month - 1 - STALE_MONTHS, 12)
+    month += 1
+    for day in range(on.day, 0, -1):
+        try:
+            return datetime.date(year, month, day)
+        except ValueError:
+            continue
+    raise AssertionError("unreachable: every month has a first day")
+
+
+def is_stale(date: str | None, on: datetime.date | None = None) -> bool:
+    """Whether a price seen on `date` (YYYY-MM or YYYY-MM-DD) is stale on `on` (default today): seen before
+    `stale_before`; a month-only date is stale when the whole month is. An undated price is not judged here
+    (lists count it as undated)."""
+    if not date:
+        return False
+    cutoff = stale_before(on).isoformat()
+    return date < cutoff[:7] if len(date) == 7 else date < cutoff
+
+
+def stale_text(on: datetime.date | None = None) -> str:
+    """`seen before 2025-12-02`: what stale means today."""
+    return f"seen before {stale_before(on).isoformat()}"
 
 
 class PricedCatalog(Protocol):
@@ -197,6 +266,33 @@ def dates_text(prices: Mapping[str, str | None]) -> str:
     if undated:
         text += ("; " if text else "") + f"{undated} undated"
     return text
+
+
+def markets_text(markets: Mapping[str, str]) -> str:
+    """The markets of some prices by part id: `all new`, `used` (one part), or `used: nvidia-rtx-3090-fe; new: 4
+    parts` (the parts priced used or by the user by id, the new ones counted); empty without prices."""
+    by_market: dict[str, list[str]] = {}
+    for part_id, market in markets.items():
+        by_market.setdefault(market, []).append(part_id)
+    if len(by_market) <= 1:
+        return "".join(("all " if len(markets) > 1 else "") + market for market in by_market)
+    groups = []
+    for market in ("used", "yours", "new"):
+        ids = by_market.get(market, [])
+        if ids and market == "new":
+            groups.append(f"new: {len(ids)} part{'s' if len(ids) != 1 else ''}")
+        elif ids:
+            groups.append(f"{market}: {', '.join(ids)}")
+    return "; ".join(groups)
+
+
+def stale_line(stale: Iterable[str], dates: Mapping[str, str | None]) -> str:
+    """`Stale prices (seen before 2025-12-02): corsair-ax1600i 2023-06, …; look again before you buy`, or empty
+    when no price is stale."""
+    listed = [f"{part_id} {dates.get(part_id) or ''}".rstrip() for part_id in stale]
+    if not listed:
+        return ""
+    return f"Stale prices ({stale_text()}): {', '.join(listed)}; look again before you buy"
 
 
 class PriceStats(NamedTuple):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from planner import __version__
+from planner.cli.common import add_market_option
 from planner.errors import ExitCode, PlannerError
 
 REGIONS = ["us", "eu", "uk", "jp", "cn", "au"]
@@ -416,6 +417,10 @@ COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
 }
 
 
+#: The commands whose prices follow `--market` (added to each by planner/cli/common.py: add_market_option).
+MARKET_COMMANDS = ("check", "solve", "recommend", "export", "tco")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `only`, just that command's subparser (argparse needs only the one that runs,
     and building the others costs a cold `planner check` time it should not pay)."""
@@ -435,6 +440,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name, (add, _) in COMMANDS.items():
         if only is None or name == only:
             add(sub, common)
+            if name in MARKET_COMMANDS:
+                add_market_option(sub.choices[name])
     return parser
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from planner.catalog.prices import dates_text
+from planner.catalog.prices import dates_text, markets_text, stale_line
 from planner.fmt import num, percent, printable, usd, watts
 from planner.report import Report
 
@@ -45,9 +45,13 @@ def render_report(report: Report) -> str:
         price = "unknown (no part of this build has a price in the catalog)"
     elif dates := dates_text(s.price_dates):
         price += f", prices {dates}"
+    if markets := markets_text(s.price_markets):
+        price += f" ({markets})"
     if s.price_missing and not s.price_unknown:
         price += f" (without {', '.join(s.price_missing)}: no price in the catalog)"
     lines.append(f"  Price: {price}")
+    if stale := stale_line(s.stale_prices, s.price_dates):
+        lines.append(f"  {stale}")
     lines.extend(f"  Your price: {part} from the {origin}" for part, origin in s.user_prices.items())
     for a in s.assumptions:
         lines.append(f"  Assumed: {a}")
