@@ -137,6 +137,14 @@ def _price(ctx: Context) -> tuple[float, list[str], dict[str, str | None], dict[
             [r.part_id for r in rows if r.stale])
 
 
+def price_facts(summary: Summary, part_id: str) -> dict[str, Any]:
+    """What the report says of one part's price: its market, its date and whether it is stale (JSON-ready; all
+    null when the part has no price in the report)."""
+    market = summary.price_markets.get(part_id)
+    return {"market": market, "price_date": summary.price_dates.get(part_id),
+            "stale": part_id in summary.stale_prices if market is not None else None}
+
+
 def to_json(report: Report) -> dict[str, Any]:
     """The report as JSON-ready data (SPEC §8 contract)."""
     data = _plain(report)

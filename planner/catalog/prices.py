@@ -287,12 +287,16 @@ def markets_text(markets: Mapping[str, str]) -> str:
 
 
 def stale_line(stale: Iterable[str], dates: Mapping[str, str | None]) -> str:
-    """`Stale prices (seen before 2025-12-02): corsair-ax1600i 2023-06, …; look again before you buy`, or empty
-    when no price is stale."""
+    """`Stale prices (seen before 2025-12-02, more than 12 months ago): corsair-ax1600i 2023-06, …; look again
+    before you buy` (`Every price is stale (…)` when each of several is), or empty when no price is stale.
+    `dates`: the date of each priced part."""
     listed = [f"{part_id} {dates.get(part_id) or ''}".rstrip() for part_id in stale]
+    when = f"{stale_text()}, more than {STALE_MONTHS} months ago"
     if not listed:
         return ""
-    return f"Stale prices ({stale_text()}): {', '.join(listed)}; look again before you buy"
+    if len(listed) > 1 and len(listed) == len(dates):
+        return f"Every price is stale ({when}); look again before you buy"
+    return f"Stale price{'s' if len(listed) > 1 else ''} ({when}): {', '.join(listed)}; look again before you buy"
 
 
 class PriceStats(NamedTuple):

@@ -20,6 +20,7 @@ def run_catalog(args: argparse.Namespace) -> int:
     if command == "validate":
         return _validate(args)
     catalog = catalog_from(args)
+    catalog.market = None  # the entries as written: the new price in `price`, the used one in `used_price`
     if command == "show":
         return _show(catalog, args.id, args.format)
     from planner.cli.main import KIND_ALIASES
@@ -53,12 +54,19 @@ def _print_list(found: list[tuple[str, Part, str]]) -> None:
             table.add_column(column, overflow="fold")
         for kind, part, origin in found:
             table.add_row(*(Text(printable(cell)) for cell in (  # as text, never as rich markup
-                kind, part.id, origin, part.name, summary(part), f"${part.price:,.0f}" if part.price else "")))
+                kind, part.id, origin, part.name, summary(part), _price_cell(part) or "")))
         console().print(table)
         return
     for kind, part, origin in found:
-        price = f"${part.price:,.0f}" if part.price else "-"
+        price = _price_cell(part) or "-"
         print("\t".join(printable(cell) for cell in (kind, part.id, part.name, summary(part), price, origin)))
+
+
+def _price_cell(part: Part) -> str | None:
+    """`$1,499` (the new price), `$1,499 / $750 used` with a used price too, `$750 used` with only that."""
+    new = f"${part.price:,.0f}" if part.price else None
+    used = f"${part.used_price:,.0f} used" if part.used_price else None
+    return " / ".join(p for p in (new, used) if p) or None
 
 
 def _show(catalog: Catalog, part_id: str, fmt: str) -> int:
