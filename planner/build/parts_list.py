@@ -21,6 +21,7 @@ class Row(NamedTuple):
     price_from: str | None = None  # "catalog", "price file prices.toml:3 (used, eBay)" or "build file"
     market: PriceMarket | None = None  # the market of the price: new, used (sold listings) or yours (None: no price)
     stale: bool = False  # the price was seen more than 12 months before today (planner/catalog/prices.py)
+    used_range: tuple[float, float] | None = None  # a used price: the low and high of the sold listings, when known
 
     @property
     def line_total(self) -> float | None:
@@ -59,8 +60,10 @@ def _row(build: ResolvedBuild, kind: str, part: Part, quantity: int) -> Row:
         return Row(kind, part.id, part.name, quantity, None)
     price_from = _price_from(build, part)
     market: PriceMarket = part.price_market or ("yours" if price_from != "catalog" else "new")
+    low, high = part.used_price_low, part.used_price_high
+    used_range = (low, high) if market == "used" and low is not None and high is not None else None
     return Row(kind, part.id, part.name, quantity, part.price, part.price_date, price_from, market,
-               is_stale(part.price_date))
+               is_stale(part.price_date), used_range)
 
 
 def _price_from(build: ResolvedBuild, part: Part) -> str | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
 
@@ -236,7 +236,7 @@ def load_prices(catalog: PricedCatalog, files: Iterable[Path] = (), *, user_file
 
 
 #: The kinds of part one buys: a price file may price these.
-PRICED_KINDS = ("gpu", "psu", "case", "motherboard", "cpu", "riser")
+PRICED_KINDS = ("gpu", "psu", "case", "motherboard", "cpu", "riser", "base-part")
 
 
 def _check_id(catalog: PricedCatalog, price: UserPrice) -> None:
@@ -299,15 +299,54 @@ def stale_line(stale: Iterable[str], dates: Mapping[str, str | None]) -> str:
     return f"Stale price{'s' if len(listed) > 1 else ''} ({when}): {', '.join(listed)}; look again before you buy"
 
 
+#: A part still sold new should have a new price seen this month or later (issue 23: prices a buyer can act on).
+CURRENT_SINCE = "2025-01"
+
+
 class PriceStats(NamedTuple):
-    """How many curated parts of a kind carry a price, a dated one, a cited one, an estimated one."""
+    """How the curated parts of a kind are priced, as written in the catalog files."""
 
     kind: str
     parts: int
-    priced: int
-    dated: int  # price with price_date
-    cited: int  # dated price with a price_source
-    estimated: int  # price listed in `estimated`
+    priced: int  # a price in some market: new, or used
+    new: int  # a new price (`price`)
+    used: int  # a used price (`used_price`)
+    dated: int  # priced, and every price it has is dated
+    cited: int  # dated, and every price it has cites its source
+    estimated: int  # a price (new or used) listed in `estimated`
+    oldest: str | None  # the oldest price date (new or used)
+    sold_dated_before: int  # still sold (not discontinued), its new price dated before CURRENT_SINCE
+    sold_undated: int  # still sold, its new price undated
+    sold_without_new: int  # still sold, no new price (a used one at most)
+    unpriced: int  # no price in any market
+
+
+def _entry_stats(kind: str, rows: Sequence[Mapping[str, object]]) -> PriceStats:
+    def has(d: Mapping[str, object], key: str) -> bool:
+        return d.get(key) is not None
+
+    def markets(d: Mapping[str, object]) -> list[tuple[str, str, str]]:
+        """(price, date, source) field names of each price the entry has."""
+        return [fields for fields in (("price", "price_date", "price_source"),
+                                      ("used_price", "used_price_date", "used_price_source")) if has(d, fields[0])]
+
+    priced = [d for d in rows if markets(d)]
+    dated = [d for d in priced if all(d.get(date) for _, date, _ in markets(d))]
+    estimated = [d for d in priced if any(price in _listed(d.get("estimated")) for price, _, _ in markets(d))]
+    dates = [str(date) for d in rows for _, key, _ in markets(d) if (date := d.get(key))]
+    sold = [d for d in rows if not d.get("discontinued")]
+    return PriceStats(
+        kind, len(rows), len(priced), sum(has(d, "price") for d in rows), sum(has(d, "used_price") for d in rows),
+        len(dated), sum(1 for d in dated if all(d.get(source) for _, _, source in markets(d))), len(estimated),
+        min(dates) if dates else None,
+        sum(1 for d in sold if has(d, "price") and d.get("price_date") and str(d["price_date"]) < CURRENT_SINCE),
+        sum(1 for d in sold if has(d, "price") and not d.get("price_date")),
+        sum(1 for d in sold if not has(d, "price")),
+        len(rows) - len(priced))
+
+
+def _listed(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
 
 
 def price_stats(catalog: PricedCatalog, only: Path | None = None) -> list[PriceStats]:
@@ -319,9 +358,14 @@ def price_stats(catalog: PricedCatalog, only: Path | None = None) -> list[PriceS
         entries = catalog.entries(kind)
         rows = [entries[i].data for i in catalog.curated_ids(kind)
                 if prefix is None or entries[i].file.startswith(prefix)]
-        priced = [d for d in rows if d.get("price") is not None]
-        dated = [d for d in priced if d.get("price_date")]
-        stats.append(PriceStats(kind, len(rows), len(priced), len(dated),
-                                sum(1 for d in dated if d.get("price_source")),
-                                sum(1 for d in priced if "price" in (d.get("estimated") or []))))
+        stats.append(_entry_stats(kind, rows))
     return stats
+
+
+def total_stats(stats: Iterable[PriceStats]) -> PriceStats:
+    """The stats of every kind together (kind "all")."""
+    stats = list(stats)
+    dates = [s.oldest for s in stats if s.oldest]
+    counts = {field: sum(getattr(s, field) for s in stats) for field in PriceStats._fields
+              if field not in ("kind", "oldest")}
+    return PriceStats(kind="all", oldest=min(dates) if dates else None, **counts)

@@ -102,11 +102,13 @@ def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
         "validate", parents=[common], help="validate catalog files (exit 1 when a problem is found)",
         epilog=_examples("planner catalog validate            # the built-in, --catalog and user catalogs",
                          "planner catalog validate ~/my-parts  # one directory (on top of the built-in parts)",
-                         "planner catalog validate --stats     # and the share of curated parts with a dated price"),
+                         "planner catalog validate --stats     # how the curated parts are priced, by kind and market"),
         formatter_class=RAW)
     cvalidate.add_argument("dir", nargs="?", type=Path, help="a catalog directory to validate alone")
     cvalidate.add_argument("--stats", action="store_true",
-                           help="also report the curated parts' share with a dated (and a cited) price, per kind")
+                           help="also report how the curated parts are priced, per kind and per market (new, used):"
+                                " dated, cited, estimated, the oldest price date; parts still sold whose new price"
+                                " is older than 2025-01, and parts with no price in any market")
 
 
 def _add_schema(sub: Subparsers, common: argparse.ArgumentParser) -> None:

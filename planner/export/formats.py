@@ -51,8 +51,14 @@ def _notes(rows: list[Row]) -> list[str]:
 
 
 def _price_tag(r: Row) -> str:
-    """`new, 2023-06, stale`: a price's market, date, and whether it is stale."""
-    return ", ".join(word for word in (r.market, r.price_date, "stale" if r.stale else None) if word)
+    """`new, 2023-06, stale`: a price's market, date, and whether it is stale; a used one with the range of
+    the sold listings it is the median of (`used, 2026-11, sold $600–$900`)."""
+    sold = f"sold {_dollars0(r.used_range[0])}–{_dollars0(r.used_range[1])}" if r.used_range else None
+    return ", ".join(word for word in (r.market, r.price_date, sold, "stale" if r.stale else None) if word)
+
+
+def _dollars0(value: float) -> str:
+    return f"${value:,.0f}"
 
 
 #: What makes a spreadsheet evaluate a cell (OWASP "CSV Injection"): `=`, `+`, `-`, `@` and their full-width
@@ -206,7 +212,8 @@ def to_json(build: ResolvedBuild) -> str:
         "build": build.name,
         "parts": [{"part": r.part_id, "name": r.name, "kind": r.kind, "quantity": r.quantity,
                    "unit_price_usd": r.unit_price, "line_total_usd": r.line_total, "price_date": r.price_date,
-                   "price_from": r.price_from, "market": r.market, "stale": r.stale} for r in rows],
+                   "price_from": r.price_from, "market": r.market, "stale": r.stale,
+                   "used_range_usd": list(r.used_range) if r.used_range else None} for r in rows],
         "total_usd": total,
         "unpriced_parts": unknown,
         "price_dates": dict(zip(("oldest", "newest"), span, strict=True)) if (span := price_dates(_dates(rows)))
