@@ -1,10 +1,13 @@
-"""The user's settings file: defaults a builder sets once (so far, the region of their wall outlets).
+"""The user's settings file: defaults a builder sets once (the region of their wall outlets, the market they buy
+in).
 
 `~/.config/gpu-rig-planner/config.toml` on Linux (platformdirs; `PLANNER_CONFIG` overrides the path):
 
     region = "eu"        # the outlet assumed when a build names no [[circuit]]: us, eu, uk, jp, cn, au
+    market = "used"      # which price parts get when no --market is given: new, used, any (default any)
 
-Read only when a build needs a default, so an ordinary check never opens it.
+Read only when a default is needed: a region when a build names no circuit, a market when a command that prices
+parts is given no --market.
 """
 
 from __future__ import annotations
@@ -12,12 +15,14 @@ from __future__ import annotations
 import os
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from planner.errors import InputError
 
 ENV = "PLANNER_CONFIG"
 REGIONS = ("us", "eu", "uk", "jp", "cn", "au")
+MARKETS = ("new", "used", "any")  # planner/catalog/prices.py: MARKETS
+SETTINGS = ("region", "market")
 
 
 def config_path() -> Path:
@@ -40,9 +45,10 @@ def _read(path: Path) -> dict[str, Any]:
     except OSError:
         pass  # unreadable: read_text says why
     data = tomlfile.loads(tomlfile.read_text(path, what="a TOML settings file"), str(path))
-    unknown = sorted(set(data) - {"region"})
+    unknown = sorted(set(data) - set(SETTINGS))
     if unknown:
-        raise InputError(f"unknown setting {unknown[0]!r}; the settings file knows: region", file=str(path))
+        raise InputError(f"unknown setting {unknown[0]!r}; the settings file knows: {', '.join(SETTINGS)}",
+                         file=str(path))
     return data
 
 
@@ -53,3 +59,14 @@ def default_region() -> str | None:
     if region is not None and region not in REGIONS:
         raise InputError(f"region must be one of {', '.join(REGIONS)}, got {region!r}", file=str(path), key="region")
     return region
+
+
+def default_market() -> Literal["new", "used", "any"] | None:
+    """The market the user configured, if any; InputError naming the file when it is not a market."""
+    path = config_path()
+    market = _read(path).get("market")
+    if market is None:
+        return None
+    if market == "new" or market == "used" or market == "any":
+        return market
+    raise InputError(f"market must be one of {', '.join(MARKETS)}, got {market!r}", file=str(path), key="market")

@@ -64,6 +64,8 @@ class Summary(NamedTuple):
     price_dates: dict[str, str | None]  # When each priced part's price was seen (YYYY-MM[-DD]; null: undated).
     user_prices: dict[str, str]  # Parts whose price is the user's: "price file prices.toml:3 (…)" or "build file".
     assumptions: list[str]
+    price_markets: dict[str, str]  # Each priced part's market: "new", "used" (sold listings) or "yours".
+    stale_prices: list[str]  # Priced parts whose price was seen more than 12 months ago (check it before buying).
 
     @property
     def price_unknown(self) -> bool:
@@ -105,7 +107,7 @@ def summarize(ctx: Context) -> Summary:
                                lanes=mount.lanes if mount else None,
                                power_limit_w=g.power_limit, temperature_c=_temperature(ctx, g.index),
                                relative_perf=round(ctx.performance.gpus[g.index].relative_perf, 4)))
-    price, missing, dates, user = _price(ctx)
+    price, missing, dates, user, markets, stale = _price(ctx)
     return Summary(
         dc_load_w=budget.total, dc_peak_w=round(sum(share.peak for share in split.psus), 1),
         dc_budget=DcBudgetSummary(gpus_w=budget.gpus, cpu_w=budget.cpu, board_w=budget.board, ram_w=budget.ram,
@@ -113,7 +115,7 @@ def summarize(ctx: Context) -> Summary:
         psus=psus, circuits=circuits, gpus=gpus,
         relative_perf=round(ctx.performance.relative_perf, 4) if ctx.build.gpus else None,  # no GPU, no speed
         price_usd=price, price_missing=missing, price_dates=dates, user_prices=user,
-        assumptions=build.assumptions)
+        assumptions=build.assumptions, price_markets=markets, stale_prices=stale)
 
 
 def _temperature(ctx: Context, gpu: int) -> float | None:
@@ -122,13 +124,25 @@ def _temperature(ctx: Context, gpu: int) -> float | None:
     return None if value is None else round(value, 1)
 
 
-def _price(ctx: Context) -> tuple[float, list[str], dict[str, str | None], dict[str, str]]:
-    """Total of the known prices, the parts without one, each price's date, and the prices that are the user's."""
+def _price(ctx: Context) -> tuple[float, list[str], dict[str, str | None], dict[str, str], dict[str, str],
+                                  list[str]]:
+    """Total of the known prices, the parts without one, each price's date, the prices that are the user's, each
+    price's market and the stale prices."""
     rows = parts_list(ctx.build)
     total = sum(r.line_total for r in rows if r.line_total is not None)
     return (total, [r.part_id for r in rows if r.unit_price is None],
             {r.part_id: r.price_date for r in rows if r.unit_price is not None},
-            {r.part_id: r.price_from for r in rows if r.user_price and r.price_from})
+            {r.part_id: r.price_from for r in rows if r.user_price and r.price_from},
+            {r.part_id: r.market for r in rows if r.market is not None},
+            [r.part_id for r in rows if r.stale])
+
+
+def price_facts(summary: Summary, part_id: str) -> dict[str, Any]:
+    """What the report says of one part's price: its market, its date and whether it is stale (JSON-ready; all
+    null when the part has no price in the report)."""
+    market = summary.price_markets.get(part_id)
+    return {"market": market, "price_date": summary.price_dates.get(part_id),
+            "stale": part_id in summary.stale_prices if market is not None else None}
 
 
 def to_json(report: Report) -> dict[str, Any]:

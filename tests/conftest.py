@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import io
 import os
 from collections.abc import Iterator
@@ -23,6 +24,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "builds"
+#: The day every test runs on, as far as prices are concerned: which are stale does not change with the calendar.
+TODAY = datetime.date(2026, 12, 2)
+
+
+@pytest.fixture(autouse=True)
+def _fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stale prices are judged against TODAY (planner/catalog/prices.py: today), never the clock."""
+    monkeypatch.setattr("planner.catalog.prices.today", lambda: TODAY)
 
 
 @pytest.fixture(autouse=True)

@@ -90,7 +90,8 @@ def test_writing_into_a_missing_directory_is_a_clear_error(tmp_path: Path) -> No
 def test_export_to_stdout_by_default() -> None:
     result = run_cli("export", example("pass-dual-3090-wrx80.toml"), "--format", "csv")
     assert result.code == 0
-    assert result.out.splitlines()[0] == "Part,Kind,Id,Quantity,Unit price (USD),Line total (USD),Price date,Price from"
+    assert result.out.splitlines()[0] == (
+        "Part,Kind,Id,Quantity,Unit price (USD),Line total (USD),Price date,Price from,Price market,Stale price")
 
 
 def test_export_of_a_bad_build_exits_2(tmp_path: Path) -> None:

@@ -232,4 +232,7 @@ def test_price_stats_count_only_curated_entries_as_written() -> None:
     with (ROOT / "catalogs" / "gpus.toml").open("rb") as handle:
         curated = tomllib.load(handle)
     assert gpus.parts == len(curated)
-    assert gpus.dated == sum(1 for e in curated.values() if e.get("price") is not None and e.get("price_date"))
+    prices = (("price", "price_date"), ("used_price", "used_price_date"))
+    assert gpus.dated == sum(1 for e in curated.values()
+                             if any(e.get(price) is not None for price, _ in prices)
+                             and all(e.get(date) for price, date in prices if e.get(price) is not None))

@@ -198,7 +198,7 @@ def test_solve_json_has_the_issue_keys_and_a_contract_report() -> None:
     assert data["status"] == "solved" and data["objective"] == "cheapest"
     assert data["report"]["verdict"] in ("pass", "warn")
     assert 0 < data["searched"] <= data["space"]
-    assert all(set(a) == {"kind", "part", "price_usd"} for a in data["added"])
+    assert all(set(a) == {"kind", "part", "price_usd", "market", "price_date", "stale"} for a in data["added"])
 
 
 def test_output_is_not_overwritten_without_force(tmp_path: Path) -> None:

@@ -1,11 +1,14 @@
 """The parts list of a build: one row per distinct part, with quantity, unit price and line total, and where
-each price comes from and when it was seen."""
+each price comes from, its market and when it was seen (and whether that is so long ago it is stale)."""
 
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from planner.build.resolve import ResolvedBuild
+from planner.catalog.prices import is_stale
 from planner.models.parts import Part
+
+PriceMarket = Literal["new", "used", "yours"]
 
 
 class Row(NamedTuple):
@@ -16,6 +19,9 @@ class Row(NamedTuple):
     unit_price: float | None
     price_date: str | None = None  # when the price was seen (YYYY-MM[-DD])
     price_from: str | None = None  # "catalog", "price file prices.toml:3 (used, eBay)" or "build file"
+    market: PriceMarket | None = None  # the market of the price: new, used (sold listings) or yours (None: no price)
+    stale: bool = False  # the price was seen more than 12 months before today (planner/catalog/prices.py)
+    used_range: tuple[float, float] | None = None  # a used price: the low and high of the sold listings, when known
 
     @property
     def line_total(self) -> float | None:
@@ -49,8 +55,18 @@ def parts_list(build: ResolvedBuild) -> list[Row]:
         add("psu", psu.part)
     for item in build.base:  # the base-system model's RAM, SSD and cooler
         add(item.role, item.part, item.count)
-    return [Row(kind, part.id, part.name, quantity, part.price, part.price_date if part.price is not None else None,
-                _price_from(build, part)) for (kind, _), (part, quantity) in counted.items()]
+    return [_row(build, kind, part, quantity) for (kind, _), (part, quantity) in counted.items()]
+
+
+def _row(build: ResolvedBuild, kind: str, part: Part, quantity: int) -> Row:
+    if part.price is None:
+        return Row(kind, part.id, part.name, quantity, None)
+    price_from = _price_from(build, part)
+    market: PriceMarket = part.price_market or ("yours" if price_from != "catalog" else "new")
+    low, high = part.used_price_low, part.used_price_high
+    used_range = (low, high) if market == "used" and low is not None and high is not None else None
+    return Row(kind, part.id, part.name, quantity, part.price, part.price_date, price_from, market,
+               is_stale(part.price_date), used_range)
 
 
 def _price_from(build: ResolvedBuild, part: Part) -> str | None:

@@ -12,7 +12,7 @@ from pydantic_core import ValidationError
 
 from planner.build.base_system import BaseItem, base_system
 from planner.catalog import Catalog, did_you_mean
-from planner.catalog.prices import PriceOrigin
+from planner.catalog.prices import PriceOrigin, for_market
 from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.build import BuildFile, Extras, Region, Workload
 from planner.models.parts import KIND_MODELS, Case, Cpu, GpuBoard, GpuChip, Motherboard, Outlet, Part, Psu, Riser
@@ -161,7 +161,7 @@ class Resolver:
             raise self.error("chip must be a catalog chip id", (*loc, "chip"))
         same = _fields_key(kind, merged)
         if same is not None and (known := _INLINE.get(same)) is not None:
-            return known
+            return self.priced(known, origin)
         try:
             part = KIND_MODELS[kind].model_validate(merged)
         except ValidationError as invalid:
@@ -178,7 +178,14 @@ class Resolver:
             if len(_INLINE) >= _INLINE_MAX:
                 _INLINE.clear()
             _INLINE[same] = part
-        return part
+        return self.priced(part, origin)
+
+    def priced(self, part: Part, origin: PriceOrigin | None) -> Part:
+        """An inline part priced as the catalog prices its parts: the builder's own price (the build file's, or
+        a price file's for its base) is "yours"; otherwise its price for the catalog's market."""
+        if origin is not None:
+            return part.model_copy(update={"price_market": "yours"})
+        return for_market(part, self.catalog.market) if self.catalog.market is not None else part
 
     def inline_id(self, kind: str, fields: dict[str, Any], stem: str, loc: tuple[str | int, ...]) -> str:
         """The id an inline part is known by: its own `id`, else `<base>-custom` (`custom-<kind>` without base),

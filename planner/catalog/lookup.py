@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from planner.catalog import cache, validate
+from planner.catalog.prices import DEFAULT_MARKET, Market, for_market
 from planner.catalog.read import CatalogFiles, Entry, make_entry, parse_part
 from planner.catalog.sources import default_dirs, display_path, origin
 from planner.catalog.words import PartWords, suggest_parts
@@ -22,16 +23,34 @@ P = TypeVar("P", bound=Part)
 
 
 class Catalog(CatalogFiles):
-    """Parts by kind and id (or alias), validated on first use; see CatalogFiles for how files are read."""
+    """Parts by kind and id (or alias), validated on first use; see CatalogFiles for how files are read.
+
+    Every part it gives is priced here, in one place: for the `market` (the new or the used price, or the cheaper:
+    planner/catalog/prices.py `for_market`), then with the user's own price where a price file gives one. Every
+    reader (checks, totals, the solver, the ranking) reads `part.price` and follows."""
 
     def __init__(self, dirs: Iterable[Path] | None = None,
-                 on_skip: Callable[[CatalogError], None] | None = None) -> None:
+                 on_skip: Callable[[CatalogError], None] | None = None, *,
+                 market: Market | None = DEFAULT_MARKET) -> None:
         super().__init__(dirs, on_skip)
         self._parsed: dict[tuple[str, str], Part] = {}
         #: The user's prices by id (planner/catalog/prices.py: load_prices), in place of the catalog's.
         self.user_prices: Mapping[str, UserPrice] = {}
+        self._market = market
         self._aliases: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self._word_index: dict[str, list[PartWords]] = {}
+
+    @property
+    def market(self) -> Market | None:
+        """Which price parts get (`--market`): "new", "used" or "any" (the cheaper); None: the catalog's new
+        price as written, with no market chosen (what `planner catalog list|show` show)."""
+        return self._market
+
+    @market.setter
+    def market(self, market: Market | None) -> None:
+        if market != self._market:
+            self._market = market
+            self._parsed.clear()  # parts priced for the market before
 
     def ids(self, kind: str) -> list[str]:
         return list(self.entries(kind))
@@ -108,6 +127,8 @@ class Catalog(CatalogFiles):
                                                entry=part_id)
             if part_id in self.user_prices:
                 self._parsed[key] = self.user_prices[part_id].apply(self._parsed[key])
+            elif self._market is not None:
+                self._parsed[key] = for_market(self._parsed[key], self._market)
         return self._parsed[key]
 
     def typed(self, kind: str, part_id: str, model: type[P]) -> P:
@@ -177,14 +198,15 @@ class Catalog(CatalogFiles):
 
 
 def open_catalog(directories: Sequence[Path] = (), prices: Sequence[Path] | None = None,
-                 on_skip: Callable[[CatalogError], None] | None = None) -> Catalog:
-    """The built-in catalogs, each of `directories` (`--catalog`) and the user's, with the user's prices and the
-    `prices` files (`--prices`) when `prices` is given (commands where prices matter); InputError for a
-    directory that is not one. What the CLI and the TUI both open."""
+                 on_skip: Callable[[CatalogError], None] | None = None,
+                 market: Market | None = DEFAULT_MARKET) -> Catalog:
+    """The built-in catalogs, each of `directories` (`--catalog`) and the user's, priced for `market`, with the
+    user's prices and the `prices` files (`--prices`) when `prices` is given (commands where prices matter);
+    InputError for a directory that is not one. What the CLI and the TUI both open."""
     for directory in directories:
         if not directory.is_dir():
             raise InputError("is not a directory (--catalog takes a catalog directory)", file=str(directory))
-    catalog = Catalog(default_dirs(list(directories)), on_skip=on_skip)
+    catalog = Catalog(default_dirs(list(directories)), on_skip=on_skip, market=market)
     if prices is not None:
         from planner.catalog.prices import load_prices  # only commands where prices matter read them
 

@@ -20,6 +20,7 @@ def run_catalog(args: argparse.Namespace) -> int:
     if command == "validate":
         return _validate(args)
     catalog = catalog_from(args)
+    catalog.market = None  # the entries as written: the new price in `price`, the used one in `used_price`
     if command == "show":
         return _show(catalog, args.id, args.format)
     from planner.cli.main import KIND_ALIASES
@@ -53,12 +54,19 @@ def _print_list(found: list[tuple[str, Part, str]]) -> None:
             table.add_column(column, overflow="fold")
         for kind, part, origin in found:
             table.add_row(*(Text(printable(cell)) for cell in (  # as text, never as rich markup
-                kind, part.id, origin, part.name, summary(part), f"${part.price:,.0f}" if part.price else "")))
+                kind, part.id, origin, part.name, summary(part), _price_cell(part) or "")))
         console().print(table)
         return
     for kind, part, origin in found:
-        price = f"${part.price:,.0f}" if part.price else "-"
+        price = _price_cell(part) or "-"
         print("\t".join(printable(cell) for cell in (kind, part.id, part.name, summary(part), price, origin)))
+
+
+def _price_cell(part: Part) -> str | None:
+    """`$1,499` (the new price), `$1,499 / $750 used` with a used price too, `$750 used` with only that."""
+    new = f"${part.price:,.0f}" if part.price else None
+    used = f"${part.used_price:,.0f} used" if part.used_price else None
+    return " / ".join(p for p in (new, used) if p) or None
 
 
 def _show(catalog: Catalog, part_id: str, fmt: str) -> int:
@@ -107,20 +115,31 @@ def _value(value: object) -> str:
 
 
 def _print_price_stats(catalog: Catalog, only: Path | None) -> None:
-    """The curated catalog's share of parts with a dated price (planner/catalog/prices.py: price_stats)."""
-    from planner.catalog.prices import price_stats
+    """How the curated catalog is priced, per kind and per market (planner/catalog/prices.py: price_stats)."""
+    from planner.catalog.prices import CURRENT_SINCE, price_stats, total_stats
 
     stats = price_stats(catalog, only)
-    print("Prices of the curated parts (dated: with price_date; cited: dated, with price_source; estimated: "
-          "listed in `estimated`):")
-    print(f"  {'kind':<12} {'parts':>5} {'priced':>6} {'dated':>12} {'cited':>6} {'estimated':>9}")
-    for s in stats:
-        print(f"  {s.kind:<12} {s.parts:>5} {s.priced:>6} {s.dated:>5} ({_share(s.dated, s.parts):>4})"
-              f" {s.cited:>6} {s.estimated:>9}")
-    parts, dated = sum(s.parts for s in stats), sum(s.dated for s in stats)
-    print(f"  {'all':<12} {parts:>5} {sum(s.priced for s in stats):>6} {dated:>5} ({_share(dated, parts):>4})"
-          f" {sum(s.cited for s in stats):>6} {sum(s.estimated for s in stats):>9}")
-    print(f"{dated} of {parts} curated parts ({_share(dated, parts)}) have a dated price.")
+    print("Prices of the curated parts (priced: in some market; new, used: with a new price, with a used price;"
+          " dated, cited: every price it has with its date, and its source; estimated: a price listed in"
+          " `estimated`; oldest: the oldest price date):")
+    print(f"  {'kind':<12} {'parts':>5} {'priced':>12} {'new':>12} {'used':>12} {'dated':>12} {'cited':>6}"
+          f" {'estimated':>9}  oldest")
+    everything = total_stats(stats)
+    for s in [*stats, everything]:
+        print(f"  {s.kind:<12} {s.parts:>5} {_count(s.priced, s.parts)} {_count(s.new, s.parts)}"
+              f" {_count(s.used, s.parts)} {_count(s.dated, s.parts)} {s.cited:>6} {s.estimated:>9}"
+              f"  {s.oldest or '-'}")
+    print(f"{everything.dated} of {everything.parts} curated parts ({_share(everything.dated, everything.parts)})"
+          " have a dated price.")
+    print(f"Parts still sold (not discontinued) whose new price is dated before {CURRENT_SINCE}:"
+          f" {everything.sold_dated_before} (and {everything.sold_undated} with an undated new price,"
+          f" {everything.sold_without_new} with no new price).")
+    print(f"Parts with no price in any market: {everything.unpriced}.")
+
+
+def _count(part: int, whole: int) -> str:
+    """`38 (95%)`, right-aligned in 12 columns."""
+    return f"{part:>5} ({_share(part, whole):>4})"
 
 
 def _share(part: int, whole: int) -> str:

@@ -9,16 +9,50 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planner.catalog import Catalog, open_catalog
 from planner.errors import CatalogError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from planner.catalog import Catalog
+    from planner.catalog.prices import Market
+
 
 def catalog_from(args: argparse.Namespace) -> Catalog:
-    """The catalogs a command's `--catalog` options name (and, for commands with `--prices`, the prices)."""
-    return open_catalog(args.catalog, args.prices if hasattr(args, "prices") else None, on_skip=warn_skipped)
+    """The catalogs a command's `--catalog` options name (and, for commands with `--prices`, the prices, for the
+    market `--market` or the settings file chooses)."""
+    from planner.catalog import open_catalog
+
+    catalog = open_catalog(args.catalog, args.prices if hasattr(args, "prices") else None, on_skip=warn_skipped)
+    if hasattr(args, "prices"):
+        apply_market(catalog, args)
+    return catalog
+
+
+def add_market_option(parser: argparse.ArgumentParser) -> None:
+    """`--market new|used|any`: which of a part's prices every price, total and ranking of the command uses."""
+    from planner.catalog.prices import MARKETS
+
+    parser.add_argument(
+        "--market", choices=MARKETS, default=None,
+        help="which price each part gets: new (its street price; a part no longer sold new has none), used (the "
+             "median of recent sold listings where the catalog has one, else the new price) or any (the cheaper "
+             "of the two); every price says which, and your --prices still win (default any, or `market` in the "
+             "settings file)")
+
+
+def market_of(args: argparse.Namespace) -> Market:
+    """The market a command prices parts for: its `--market`, else the settings file's `market`, else any."""
+    from planner.catalog.prices import DEFAULT_MARKET
+    from planner.config import default_market
+
+    market: Market | None = getattr(args, "market", None)
+    return market or default_market() or DEFAULT_MARKET
+
+
+def apply_market(catalog: Catalog, args: argparse.Namespace) -> None:
+    """Price the catalog's parts for the command's market (`market_of`); the one place a command sets it."""
+    catalog.market = market_of(args)
 
 
 def warn_skipped(problem: CatalogError) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from planner import __version__
+from planner.cli.common import add_market_option
 from planner.errors import ExitCode, PlannerError
 
 REGIONS = ["us", "eu", "uk", "jp", "cn", "au"]
@@ -101,11 +102,13 @@ def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
         "validate", parents=[common], help="validate catalog files (exit 1 when a problem is found)",
         epilog=_examples("planner catalog validate            # the built-in, --catalog and user catalogs",
                          "planner catalog validate ~/my-parts  # one directory (on top of the built-in parts)",
-                         "planner catalog validate --stats     # and the share of curated parts with a dated price"),
+                         "planner catalog validate --stats     # how the curated parts are priced, by kind and market"),
         formatter_class=RAW)
     cvalidate.add_argument("dir", nargs="?", type=Path, help="a catalog directory to validate alone")
     cvalidate.add_argument("--stats", action="store_true",
-                           help="also report the curated parts' share with a dated (and a cited) price, per kind")
+                           help="also report how the curated parts are priced, per kind and per market (new, used):"
+                                " dated, cited, estimated, the oldest price date; parts still sold whose new price"
+                                " is older than 2025-01, and parts with no price in any market")
 
 
 def _add_schema(sub: Subparsers, common: argparse.ArgumentParser) -> None:
@@ -427,6 +430,10 @@ COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
 }
 
 
+#: The commands whose prices follow `--market` (added to each by planner/cli/common.py: add_market_option).
+MARKET_COMMANDS = ("check", "solve", "recommend", "export", "tco")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `only`, just that command's subparser (argparse needs only the one that runs,
     and building the others costs a cold `planner check` time it should not pay)."""
@@ -446,6 +453,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name, (add, _) in COMMANDS.items():
         if only is None or name == only:
             add(sub, common)
+            if name in MARKET_COMMANDS:
+                add_market_option(sub.choices[name])
     return parser
 
 

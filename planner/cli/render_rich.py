@@ -7,7 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from planner.catalog.prices import dates_text
+from planner.catalog.prices import dates_text, markets_text, stale_line
 from planner.cli.common import console
 from planner.fmt import num, percent, printable, usd, watts
 from planner.report import Report
@@ -61,10 +61,13 @@ def _totals(report: Report) -> Table:
     for (part, limit), count in parts.items():
         table.add_row("GPUs", _text(f"{count} × {part} at {watts(limit)}"))
     dates = dates_text(s.price_dates)
+    markets = markets_text(s.price_markets)
     price = ("unknown (no part has a price in the catalog)" if s.price_unknown else
-             usd(s.price_usd) + (f", prices {dates}" if dates else "")
+             usd(s.price_usd) + (f", prices {dates}" if dates else "") + (f" ({markets})" if markets else "")
              + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else ""))
     table.add_row("Price", _text(price))
+    if stale := stale_line(s.stale_prices, s.price_dates):
+        table.add_row("Stale", _text(stale, "yellow"))
     for part, origin in s.user_prices.items():
         table.add_row("Your price", _text(f"{part} from the {origin}"))
     for a in s.assumptions:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from planner.catalog.prices import dates_text
+from planner.catalog.prices import dates_text, markets_text, stale_line
 from planner.fmt import num, percent, printable, usd, watts
-from planner.report import Report
+from planner.report import Report, Summary, price_facts
 
 _MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
 
@@ -45,13 +45,25 @@ def render_report(report: Report) -> str:
         price = "unknown (no part of this build has a price in the catalog)"
     elif dates := dates_text(s.price_dates):
         price += f", prices {dates}"
+    if markets := markets_text(s.price_markets):
+        price += f" ({markets})"
     if s.price_missing and not s.price_unknown:
         price += f" (without {', '.join(s.price_missing)}: no price in the catalog)"
     lines.append(f"  Price: {price}")
+    if stale := stale_line(s.stale_prices, s.price_dates):
+        lines.append(f"  {stale}")
     lines.extend(f"  Your price: {part} from the {origin}" for part, origin in s.user_prices.items())
     for a in s.assumptions:
         lines.append(f"  Assumed: {a}")
     return "".join(printable(line) + "\n" for line in lines)  # each line one line, whatever a name holds
+
+
+def price_tag(summary: Summary, part_id: str) -> str:
+    """` (used, 2026-10)`, ` (new, 2023-06, stale)`: a part's price market and date as the report gives them,
+    or nothing when it has no price there."""
+    facts = price_facts(summary, part_id)
+    words = [facts["market"], facts["price_date"], "stale" if facts["stale"] else None]
+    return f" ({', '.join(w for w in words if w)})" if facts["market"] else ""
 
 
 def render_reports(reports: list[Report], diagrams: dict[str, str] | None = None) -> str:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def catalog_for_solve(args: argparse.Namespace) -> Catalog:
     """The built-in catalogs and --catalog DIRs (with --no-builtin: only those), with the user's prices."""
     from planner.catalog import Catalog
-    from planner.cli.common import catalog_from
+    from planner.cli.common import apply_market, catalog_from
 
     if not args.no_builtin:
         return catalog_from(args)
@@ -31,6 +31,7 @@ def catalog_for_solve(args: argparse.Namespace) -> Catalog:
     from planner.catalog.prices import load_prices
 
     load_prices(catalog, args.prices, user_file=False)
+    apply_market(catalog, args)
     return catalog
 
 
@@ -66,11 +67,13 @@ def run_solve(args: argparse.Namespace) -> int:
 
 def to_json(result: SolveResult) -> dict[str, Any]:
     """The issue's JSON form: the SPEC §8 report of the completed build under `report`."""
+    from planner.report import price_facts
     from planner.report import to_json as report_json
 
     return {"file": result.file, "status": result.status, "objective": result.objective,
             "price_usd": result.price_usd, "added_usd": result.added_usd, "owned_usd": result.owned_usd,
-            "added": [added._asdict() for added in result.added],
+            "added": [{**added._asdict(), **(price_facts(result.report.summary, added.part) if result.report
+                                              else {})} for added in result.added],
             "build_toml": result.build_toml,
             "report": report_json(result.report) if result.report is not None else None,
             "searched": result.searched, "space": result.space, "optimal": result.optimal,
@@ -79,7 +82,7 @@ def to_json(result: SolveResult) -> dict[str, Any]:
 
 
 def render(result: SolveResult) -> str:
-    from planner.cli.render_text import render_report
+    from planner.cli.render_text import price_tag, render_report
 
     lines = [f"{result.file}: {result.status.upper()} ({result.objective}"
              f"{', proved optimal' if result.optimal else ', not proved optimal'}; "
@@ -91,6 +94,7 @@ def render(result: SolveResult) -> str:
     lines.append("Added:")
     for added in result.added:
         price = "no price" if added.price_usd is None else usd(added.price_usd)
+        price += price_tag(result.report.summary, added.part) if result.report and added.kind != "circuit" else ""
         if added.kind == "circuit":
             price = "another circuit (its own breaker)"
         lines.append(f"  {added.kind:<12} {added.part:<48} {price}")

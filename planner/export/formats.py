@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from planner.build.parts_list import Row, parts_list
 from planner.build.resolve import ResolvedBuild
-from planner.catalog.prices import dates_text, price_dates
+from planner.catalog.prices import dates_text, price_dates, stale_before, stale_line
 from planner.fmt import printable
 
 if TYPE_CHECKING:
     from planner.report import Report
 
 FORMATS = ("md", "bbcode", "csv", "json", "text")
-_HEADER = ["Part", "Kind", "Id", "Quantity", "Unit price (USD)", "Line total (USD)", "Price date", "Price from"]
+_HEADER = ["Part", "Kind", "Id", "Quantity", "Unit price (USD)", "Line total (USD)", "Price date", "Price from",
+           "Price market", "Stale price"]
 
 
 def _money(value: float | None) -> str:
@@ -34,13 +35,30 @@ def _dates(rows: list[Row]) -> dict[str, str | None]:
 
 
 def _notes(rows: list[Row]) -> list[str]:
-    """What the total rests on: the dates of its prices, and the prices that are the user's."""
+    """What the total rests on: the dates of its prices, the stale ones, the used ones, and the prices that are
+    the user's."""
     notes = []
     dates = dates_text(_dates(rows))
     if dates:
         notes.append(f"Prices {dates}.")
+    stale = stale_line([r.part_id for r in rows if r.stale], _dates(rows))
+    if stale:
+        notes.append(stale + ".")
+    if any(r.market == "used" for r in rows):
+        notes.append("Used prices are the median of recent sold listings.")
     notes.extend(f"Your price for {r.part_id}: {r.price_from}." for r in rows if r.user_price)
     return notes
+
+
+def _price_tag(r: Row) -> str:
+    """`new, 2023-06, stale`: a price's market, date, and whether it is stale; a used one with the range of
+    the sold listings it is the median of (`used, 2026-11, sold $600–$900`)."""
+    sold = f"sold {_dollars0(r.used_range[0])}–{_dollars0(r.used_range[1])}" if r.used_range else None
+    return ", ".join(word for word in (r.market, r.price_date, sold, "stale" if r.stale else None) if word)
+
+
+def _dollars0(value: float) -> str:
+    return f"${value:,.0f}"
 
 
 #: What makes a spreadsheet evaluate a cell (OWASP "CSV Injection"): `=`, `+`, `-`, `@` and their full-width
@@ -78,9 +96,9 @@ def _forum_rows(build: ResolvedBuild, rows: list[Row]) -> list[tuple[str, str, s
         if r.unit_price is None:
             price = "no price"
         elif r.quantity > 1:
-            price = f"{_dollars(r.line_total or 0.0)} ({_dollars(r.unit_price)} each)"
+            price = f"{_dollars(r.line_total or 0.0)} ({_dollars(r.unit_price)} each; {_price_tag(r)})"
         else:
-            price = _dollars(r.unit_price)
+            price = f"{_dollars(r.unit_price)} ({_price_tag(r)})"
         out.append((_KIND_LABEL.get(r.kind, r.kind.title()), item, price + (" *" if r.user_price else "")))
     extras = build.extras
     roles = {item.role for item in build.base}  # the base-system model priced these: no unpriced duplicate
@@ -181,9 +199,10 @@ def to_csv(build: ResolvedBuild) -> str:
     writer.writerow(_HEADER)
     for r in rows:
         writer.writerow([r.name, r.kind, r.part_id, r.quantity, _money(r.unit_price), _money(r.line_total),
-                         r.price_date or "", r.price_from or ""])
+                         r.price_date or "", r.price_from or "", r.market or "", "stale" if r.stale else ""])
     span = price_dates(_dates(rows))
-    writer.writerow(["Total", "", "", "", "", f"{total:.2f}", f"{span[0]} to {span[1]}" if span else "", ""])
+    writer.writerow(["Total", "", "", "", "", f"{total:.2f}", f"{span[0]} to {span[1]}" if span else "", "", "",
+                     f"{sum(r.stale for r in rows)} stale" if any(r.stale for r in rows) else ""])
     return out.getvalue()
 
 
@@ -194,12 +213,15 @@ def to_json(build: ResolvedBuild) -> str:
         "build": build.name,
         "parts": [{"part": r.part_id, "name": r.name, "kind": r.kind, "quantity": r.quantity,
                    "unit_price_usd": r.unit_price, "line_total_usd": r.line_total, "price_date": r.price_date,
-                   "price_from": r.price_from} for r in rows],
+                   "price_from": r.price_from, "market": r.market, "stale": r.stale,
+                   "used_range_usd": list(r.used_range) if r.used_range else None} for r in rows],
         "total_usd": total,
         "unpriced_parts": unknown,
         "price_dates": dict(zip(("oldest", "newest"), span, strict=True)) if (span := price_dates(_dates(rows)))
         else None,
         "user_priced_parts": [r.part_id for r in rows if r.user_price],
+        "stale_before": stale_before().isoformat(),
+        "stale_parts": [r.part_id for r in rows if r.stale],
     }, indent=2) + "\n"
 
 
@@ -214,7 +236,7 @@ def to_text(build: ResolvedBuild) -> str:
         line_total = f"{r.line_total:>11,.2f}" if r.line_total is not None else f"{'?':>11}"
         mark = " *" if r.user_price else ""
         lines.append(f"{r.quantity:>3} × {name:<{width}}  {r.kind:<11} {price} {line_total}  "
-                     f"{r.price_date or '':<7}{mark}".rstrip())
+                     f"{r.market or '':<5} {r.price_date or '':<7}{' stale' if r.stale else ''}{mark}".rstrip())
     lines.append(f"{'Total (USD)':>{width + 29}} {total:>11,.2f}")
     lines.extend(note.replace("Your price for", "* Your price for") for note in _notes(rows))
     if unknown:
