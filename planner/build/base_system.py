@@ -51,6 +51,16 @@ CHANNELS = Table(
     "one DIMM per channel fills a platform's memory bandwidth; WRX90 boards (socket sTR5) have 8")
 
 
+#: The DIMM kind of a socket's platform, for boards whose catalog entry records none (memory_types empty): what
+#: the platform takes (AMD and Intel platform specifications; registered DIMMs on the server and workstation
+#: sockets that require them).
+SOCKET_MEMORY: dict[str, RamType] = {
+    "am4": "ddr4", "lga1151": "ddr4", "lga1200": "ddr4", "lga2011-3": "ddr4", "lga2066": "ddr4", "tr4": "ddr4",
+    "strx4": "ddr4", "am5": "ddr5", "lga1851": "ddr5", "lga1700": "ddr5", "swrx8": "ddr4-rdimm",
+    "sp3": "ddr4-rdimm", "lga3647": "ddr4-rdimm", "str5": "ddr5-rdimm", "sp5": "ddr5-rdimm", "lga4677": "ddr5-rdimm",
+}
+
+
 class BaseItem(NamedTuple):
     """One part of the base system: its role, the part, how many, and why it was chosen."""
 
@@ -119,7 +129,8 @@ def _cheapest(parts: Sequence[tuple[float, BasePart, int, str]]) -> tuple[float,
 
 def _ram(parts: list[BasePart], board: Motherboard, cpu: Cpu, gpu_memory_gb: float, ram_modules: int | None,
          ram_type: RamType | None) -> BaseItem | None:
-    types = [ram_type] if ram_type else list(board.memory_types)
+    fallback = SOCKET_MEMORY.get(_norm(board.socket))
+    types = [ram_type] if ram_type else list(board.memory_types) or ([fallback] if fallback else [])
     kits = [p for p in parts if p.role == "ram" and p.ram_type in types and p.modules and p.module_size]
     if not kits:
         return None
