@@ -52,6 +52,58 @@ region = "eu"
 part = "nvidia-rtx-4090-fe"
 count = 4
 """,
+    "2× RTX 3090 FE, GPUs only, one US 15 A circuit": """
+name = "Two RTX 3090 FE"
+region = "us"
+[[gpu]]
+part = "nvidia-rtx-3090-fe"
+count = 2
+""",
+    "4× RTX 3090 TURBO (2-slot blower), one US 20 A circuit, power limits allowed": """
+name = "Four RTX 3090 TURBO, one US 20 A circuit"
+region = "us"
+[[circuit]]
+name = "desk"
+outlet = "nema-5-20"
+[[gpu]]
+part = "gigabyte-rtx-3090-turbo"
+count = 4
+""",
+    "8× RTX 3090 TURBO on two 240 V 30 A circuits, power limits allowed": """
+name = "Eight RTX 3090 TURBO, two 240 V 30 A circuits"
+region = "us"
+max_circuits = 2
+[[circuit]]
+name = "a"
+outlet = "nema-l6-30"
+[[circuit]]
+name = "b"
+outlet = "nema-l6-30"
+[[gpu]]
+part = "gigabyte-rtx-3090-turbo"
+count = 8
+""",
+    "owned 2× RTX 3090 FE + owned RM1000x, two more cards, US 15 A": """
+name = "Owned pair plus two"
+region = "us"
+[[psu]]
+part = "corsair-rm1000x"
+owned = true
+[[gpu]]
+part = "nvidia-rtx-3090-fe"
+count = 2
+owned = true
+[[gpu]]
+part = "nvidia-rtx-3090-fe"
+count = 2
+""",
+    "8× RTX 3090 FE on one US 15 A circuit (infeasible)": """
+name = "Eight RTX 3090 FE, one US 15 A circuit"
+region = "us"
+[[gpu]]
+part = "nvidia-rtx-3090-fe"
+count = 8
+""",
 }
 
 
@@ -80,7 +132,7 @@ def main() -> int:
         cold = _cold(text, allow, max(3, args.runs // 2))
         ratio = outcome.searched / outcome.space if outcome.space else 0.0
         print(f"\n{title}")
-        print(f"  answer: {result.status}, {len(result.added)} parts added, "
+        print(f"  answer: {result.status}, {len(result.added)} parts added, to buy "
               f"${result.price_usd:,.0f}" if result.price_usd is not None else f"  answer: {result.status}")
         print(f"  search  median {statistics.median(searches) * 1000:7.1f} ms  worst {max(searches) * 1000:7.1f} ms")
         print(f"  solve   median {statistics.median(solves) * 1000:7.1f} ms  worst {max(solves) * 1000:7.1f} ms")

@@ -70,7 +70,13 @@ def test_the_fixes_name_catalog_risers_that_carry_pcie_4_and_are_verified() -> N
     riser_fixes = [f for f in first.fixes if f.changes]
     assert riser_fixes and all(f.verified for f in riser_fixes)
     assert riser_fixes[0].changes[0].path == "gpu[1].riser"
-    assert riser_fixes[0].changes[0].value == "c-payne-slimsas-pcie4-redriver-kit"  # the cheapest that does
+    from planner.catalog import Catalog
+    from planner.models.parts import Riser
+
+    catalog = Catalog()
+    for fix in riser_fixes:  # each a catalog riser rated for PCIe 4.0 or newer, on twinax or with a redriver/retimer
+        riser = catalog.typed("riser", str(fix.changes[0].value), Riser)
+        assert riser.pcie_gen >= 4 and (riser.construction == "twinax" or riser.signal != "passive")
 
 
 def test_a_ribbon_riser_its_maker_validated_with_this_case_does_not_warn() -> None:
@@ -108,7 +114,8 @@ def test_a_pcie_5_link_over_a_passive_twinax_kit_warns_and_names_the_retimer() -
     [finding] = _signal(_gen5('"c-payne-mcio-pcie5-passive-kit"'))
     assert "PCIe 5.0 through a passive riser has almost no signal margin" in finding.message
     assert "set to PCIe 4.0 in the BIOS (the x16 link drops from 63.0 to 31.5 GB/s each way)" in finding.message
-    assert [f.changes[0].value for f in finding.fixes if f.changes] == ["c-payne-mcio-pcie5-retimer-kit"]
+    named = [str(f.changes[0].value) for f in finding.fixes if f.changes]
+    assert named and all("retimer" in value for value in named)
 
 
 def test_a_pcie_5_link_over_a_retimer_kit_does_not_warn() -> None:
