@@ -352,12 +352,13 @@ source = "a test entry: its plug counts are{what}"
 {estimated}
 """
 
-_MANY_INPUTS = """
+_INPUTS = ", ".join(['"pcie-8pin"'] * 20)
+_MANY_INPUTS = f"""
 name = "One card with 20 PCIe 8-pin inputs"
 region = "eu"
 [[gpu]]
-part = { base = "nvidia-rtx-3090-fe", power_connectors = [%s] }
-""" % ", ".join(['"pcie-8pin"'] * 20)
+part = {{ base = "nvidia-rtx-3090-fe", power_connectors = [{_INPUTS}] }}
+"""
 
 
 def _solve_with_psu(tmp_path: Path, estimated: bool) -> Any:

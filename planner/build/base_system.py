@@ -45,7 +45,7 @@ SSD_MIN_GB = Param(
 #: LGA4677 with Xeon W-3400: 8; SP5: 12).
 CHANNELS = Table(
     {"am4": (2,), "am5": (2,), "lga1700": (2,), "lga1851": (2,), "lga1200": (2,), "lga1151": (2,),
-     "tr4": (4,), "strx4": (4,), "lga2066": (4,), "lga2011-3": (4,), "lga2011": (4,), "str5": (4,),
+     "tr4": (4,), "str4": (4,), "strx4": (4,), "lga2066": (4,), "lga2011-3": (4,), "lga2011": (4,), "str5": (4,),
      "swrx8": (8,), "sp3": (8,), "lga4677": (8,), "lga3647": (6,), "sp5": (12,), "sp6": (6,)},
     "channels", "AMD and Intel platform specifications (memory channels per socket)",
     "one DIMM per channel fills a platform's memory bandwidth; WRX90 boards (socket sTR5) have 8")
@@ -56,6 +56,7 @@ CHANNELS = Table(
 #: sockets that require them).
 SOCKET_MEMORY: dict[str, RamType] = {
     "am4": "ddr4", "lga1151": "ddr4", "lga1200": "ddr4", "lga2011-3": "ddr4", "lga2066": "ddr4", "tr4": "ddr4",
+    "str4": "ddr4",
     "strx4": "ddr4", "am5": "ddr5", "lga1851": "ddr5", "lga1700": "ddr5", "swrx8": "ddr4-rdimm",
     "sp3": "ddr4-rdimm", "lga3647": "ddr4-rdimm", "str5": "ddr5-rdimm", "sp5": "ddr5-rdimm", "lga4677": "ddr5-rdimm",
 }
@@ -66,12 +67,12 @@ class BaseItem(NamedTuple):
 
     role: str  # "ram" | "ssd" | "cooler"
     part: BasePart
-    count: int
+    quantity: int
     why: str
 
     @property
     def total(self) -> float | None:
-        return None if self.part.price is None else self.part.price * self.count
+        return None if self.part.price is None else self.part.price * self.quantity
 
 
 def base_system(catalog: Catalog, board: Motherboard, cpu: Cpu, gpu_memory_gb: float,
@@ -136,7 +137,8 @@ def _ram(parts: list[BasePart], board: Motherboard, cpu: Cpu, gpu_memory_gb: flo
         return None
     modules = ram_modules if ram_modules else channels(board, cpu)
     want = max(MIN_RAM_GB.value, RAM_PER_GPU_GB.value * gpu_memory_gb)
-    fitting, short = [], []
+    fitting: list[tuple[float, BasePart, int, str]] = []
+    short: list[tuple[float, BasePart, int, str]] = []
     for kit in kits:
         assert kit.modules is not None and kit.module_size is not None
         if modules % kit.modules:

@@ -54,7 +54,7 @@ def parts_list(build: ResolvedBuild) -> list[Row]:
     for psu in build.psus:
         add("psu", psu.part)
     for item in build.base:  # the base-system model's RAM, SSD and cooler
-        add(item.role, item.part, item.count)
+        add(item.role, item.part, item.quantity)
     return [_row(build, kind, part, quantity) for (kind, _), (part, quantity) in counted.items()]
 
 

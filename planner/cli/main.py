@@ -340,7 +340,7 @@ def _add_solve(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                          "planner solve partial.toml -o build.toml          # write the completed build",
                          "planner solve partial.toml --format json",
                          "planner solve partial.toml --allow-power-limits   # lower power limits where that helps",
-                         "planner solve partial.toml --accept-warnings      # cheapest without an error, warnings or not",
+                         "planner solve partial.toml --accept-warnings      # cheapest without an error",
                          "planner solve partial.toml --objective fastest --budget 3000",
                          "planner solve partial.toml --no-builtin --catalog my-parts/"))
     solve.add_argument("file", type=Path, metavar="FILE", help="partial build file (GPUs given)")

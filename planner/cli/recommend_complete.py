@@ -211,7 +211,7 @@ def _machine_lines(machines: Machines, top: int, decode: bool, by_price: bool = 
     tables = [("Completed builds, best performance per dollar", machines.by_value[:top]),
               ("Completed builds, fastest", machines.by_speed[: max(3, top // 2)])]
     if by_price:
-        tables.insert(0, ("Completed builds, cheapest machine first", machines.by_price[:top]))
+        tables.insert(0, ("Completed builds, cheapest machine first", list(machines.by_price[:top])))
     for title, ranking in tables:
         names = [("+" if m.mode == "add" else "") + label(m.option) for m in ranking]
         width = max([len("option"), *(len(n) for n in names)])

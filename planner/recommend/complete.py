@@ -218,7 +218,7 @@ class Machines(NamedTuple):
     by_speed: list[Completed]
     left_out: list[LeftOut]
     untried: int  # fitting options not tried (beyond what --top asks for)
-    by_price: list[Completed] = []  # the cheapest whole machine first (--sort machine-price)
+    by_price: tuple[Completed, ...] = ()  # the cheapest whole machine first (--sort machine-price)
 
 
 def complete_options(rec: Recommendation, catalog: Catalog, *, workload: str, top: int, base: Path | None = None,
@@ -255,7 +255,7 @@ def complete_options(rec: Recommendation, catalog: Catalog, *, workload: str, to
     by_price = sorted(machines, key=lambda m: (m.price_usd is None, m.price_usd or 0.0, -m.option.performance))
     left = [m for m in done.values() if isinstance(m, LeftOut)]
     untried = {(mode, c.board, c.count) for c, mode in options} - set(done)
-    return Machines(by_value, by_speed, left, len(untried), by_price)
+    return Machines(by_value, by_speed, left, len(untried), tuple(by_price))
 
 
 def option_text(option: Candidate, mode: str, workload: str, base_text: str | None) -> str:

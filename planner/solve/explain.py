@@ -35,7 +35,7 @@ def added_parts(search: Search, best: Leaf) -> list[Added]:
     added.extend(Added("psu", psu.id, psu.price) for psu, _ in completion.psus)
     if not (partial.owned["motherboard"] and partial.owned["cpu"]):
         for item in search.base_items(completion.motherboard, completion.cpu):
-            added.extend(Added(item.role, item.part.id, item.part.price) for _ in range(item.count))
+            added.extend(Added(item.role, item.part.id, item.part.price) for _ in range(item.quantity))
     if not partial.given["psu"]:
         names = circuit_names(partial, completion.circuits)
         added.extend(Added("circuit", name, None) for name in names[max(len(partial.spec.circuit), 1):])
