@@ -30,6 +30,10 @@ def psu_split(ctx: Context) -> list[Finding]:
     build, split = ctx.build, ctx.power_split
     if len(build.psus) < 2 or split.feasible:
         return []
+    if not ctx.wording and not ctx.propose_fixes:  # weighed by code, severity and subject only (a re-check, an
+        # optimiser's trial, the solver's candidates): the bottleneck's max-flow names what nobody reads
+        return [Finding(code="psu.split", severity="error", message="",
+                        subject=[p.part.id for p in build.psus])]
     from planner.physics.delivery_graph import bottleneck, describe, shortfall  # networkx: only here
 
     found = bottleneck(build, ctx.budget)
