@@ -57,9 +57,10 @@ def solve(partial: Partial, catalog: Catalog, *, objective: ObjectiveName = "che
     outcome = search.run()
     best = outcome.best
     if best is None:
+        notes = _notes(search, outcome)
+        notes.extend(f"would lift this bound: {option}" for option in search.openings())
         return SolveResult(partial.file, "infeasible", objective, None, [], None, None, outcome.searched,
-                           outcome.space, outcome.proved, infeasible_sentence(search, outcome), [], [],
-                           _notes(search, outcome))
+                           outcome.space, outcome.proved, infeasible_sentence(search, outcome), [], [], notes)
     text = to_toml(partial, best.raw)
     report = _verified_report(text, label or partial.file, catalog, settings, partial)
     added = added_parts(search, best)

@@ -124,6 +124,7 @@ class Search:
         self._case_ok: dict[str, list[Finding]] = {}
         self._fit: dict[tuple[Any, ...], list[Finding]] = {}
         self._cpu_floor: dict[str, Price] = {}
+        self._base_floors: dict[str, Price] = {}
         # which cards may go onto riser cables: tables the file neither places nor gives a riser
         self.movable = [i for i, spec in enumerate(partial.spec.gpu) if spec.riser is None and spec.slot is None]
 
@@ -157,6 +158,14 @@ class Search:
             return f"the catalogs hold no {' or '.join(missing)} to choose from" + self._priced_note()
         if not self.partial.given["psu"] and not self.lists["psu"]:
             return "the catalogs hold no PSU to choose from" + self._priced_note()
+        # power that no choice of board, case or CPU can bring under the circuits' breakers or the file's own
+        # PSUs: judged with the CPU that draws least (the DC load only grows with the CPU's power)
+        cpus = [c.part for c in self.lists["cpu"] if isinstance(c.part, Cpu)]
+        if cpus:
+            frugal = self.base._replace(cpu=min(cpus, key=lambda c: (c.package_power or c.tdp, c.id)))
+            for reason in (self._circuit_room(frugal), self._given_psus_short(frugal)):
+                if reason is not None:
+                    return reason.replace(f"with the {frugal.cpu.name}", "with the least power-hungry CPU")
         return None
 
     def _priced_note(self) -> str:
@@ -186,6 +195,9 @@ class Search:
                 break
             if cpu_floor is None:
                 self._reject("motherboard", "cpu.socket", f"no CPU in the catalogs has socket {board.part.socket}")
+                continue
+            cpu_floor = cpu_floor + self._base_floor(board.part)  # the base system comes with the board and CPU
+            if self._beaten(board.cost + case_floor + cpu_floor + psu_floor):
                 continue
             if not self._tick():
                 return
@@ -231,6 +243,9 @@ class Search:
                 continue  # cpu.socket fails on any other socket
             if self._beaten(price + cpu.cost + psu_floor):
                 break
+            base = self.base_cost(board, cpu.part)
+            if self._beaten(price + cpu.cost + base + psu_floor):
+                continue
             if not self._tick():
                 return
             self._note_stage("cpu")
@@ -238,10 +253,13 @@ class Search:
             if (reason := self._circuit_room(with_cpu)) is not None:
                 self._reject("cpu", "outlet.continuous", reason)
                 continue
+            if (reason := self._given_psus_short(with_cpu)) is not None:
+                self._reject("cpu", "psu.headroom", reason)
+                continue
             hot = self._optimistic_power(with_cpu, self._psu_cap(case))
             if self._rejected("cpu", self._errors(hot, checks_at("cpu"))):
                 continue
-            self._psus(with_cpu, price + cpu.cost + self.base_cost(board, cpu.part), board, case, plan, cpu.part)
+            self._psus(with_cpu, price + cpu.cost + base, board, case, plan, cpu.part)
             if self.cut:
                 return
 
@@ -425,6 +443,14 @@ class Search:
         usd, unpriced = base_price(items)
         return Price(unpriced, usd)
 
+    def _base_floor(self, board: Motherboard) -> Price:
+        """The cheapest base system with this board and any CPU of its socket (a lower bound for the branch)."""
+        if board.id not in self._base_floors:
+            costs = [self.base_cost(board, c.part) for c in self.lists["cpu"] if isinstance(c.part, Cpu)
+                     and same_socket(c.part.socket, board.socket)]
+            self._base_floors[board.id] = min(costs) if costs else FREE
+        return self._base_floors[board.id]
+
     def base_items(self, board: Motherboard, cpu: Cpu) -> tuple[BaseItem, ...]:
         extras = self.partial.spec.extras
         memory = sum(g.chip.memory for g in self.base.gpus)
@@ -483,6 +509,54 @@ class Search:
         stand_in = self.base.psus[0]
         return self._lowest_limits(build)._replace(
             psus=[PsuUse(i, stand_in.part, stand_in.circuit) for i in range(max(psus, 1))])
+
+    def openings(self) -> list[str]:
+        """Options that lift the power bound that makes a build infeasible before any part is chosen: lower power
+        limits, another circuit, a 240 V circuit (each judged by the same bound, with the least power-hungry CPU;
+        the full search then decides)."""
+        cpus = [c.part for c in self.lists["cpu"] if isinstance(c.part, Cpu)]
+        if not cpus:
+            return []
+        frugal = self.base._replace(cpu=min(cpus, key=lambda c: (c.package_power or c.tdp, c.id)))
+        if self._circuit_room(frugal) is None and self._given_psus_short(frugal) is None:
+            return []
+        found = []
+        if not self.allow_power_limits:
+            self.allow_power_limits = True
+            if self._circuit_room(frugal) is None and self._given_psus_short(frugal) is None:
+                found.append("--allow-power-limits (the cards at lower power limits fit the bound)")
+            self.allow_power_limits = False
+        if self._given_psus_short(frugal) is None and self._circuit_room(frugal) is not None:
+            most, outlet = self.partial.max_circuits, self.outlet
+            for extra in range(1, 4):
+                self.partial = self.partial._replace(max_circuits=most + extra)
+                fits = self._circuit_room(frugal) is None
+                self.partial = self.partial._replace(max_circuits=most)
+                if fits:
+                    found.append(f"max_circuits = {most + extra} in the build file (another {outlet.standard} "
+                                 "circuit, on its own breaker)")
+                    break
+            if outlet.voltage < 200 and self.partial.region == "us" and self.base.circuits[0].assumed:
+                hot = self.catalog.typed("outlet", "nema-6-20", Outlet)
+                self.outlet = hot
+                if self._circuit_room(frugal) is None:
+                    found.append("a 240 V circuit: [[circuit]] outlet = \"nema-6-20\" (240 V, 20 A)")
+                self.outlet = outlet
+        return found
+
+    def _given_psus_short(self, build: ResolvedBuild) -> str | None:
+        """With the file's own PSUs: a reason they cannot carry the DC load even at the cards' lowest allowed limits
+        (psu.headroom fails a load over the units' ratings together)."""
+        if not self.partial.given["psu"]:
+            return None
+        rated = sum(rated_watts(use.part, self.base.circuit(use.circuit).outlet.voltage) for use in self.base.psus)
+        load = self._min_dc(build)
+        if load <= rated:
+            return None
+        floor = " at the cards' lowest power limits" if self.allow_power_limits else ""
+        return (f"the build draws at least {load:,.0f} W DC{floor} with the {build.cpu.name}, more than the "
+                f"{rated:,.0f} W its PSUs are rated for together (the file gives its PSUs: add a PSU to the file, or "
+                "leave the PSUs out to let the solver choose them)")
 
     def _circuit_room(self, build: ResolvedBuild) -> str | None:
         """A reason no PSUs can work on the circuits the build may use: the DC load (at the lowest limits) is
