@@ -376,3 +376,18 @@ def test_a_json_parts_list_gives_a_used_prices_range_of_sold_listings(tmp_path: 
                               "--market", "used").out)
     gpu = next(p for p in data["parts"] if p["part"] == "nvidia-rtx-3090-fe")
     assert (gpu["market"], gpu["unit_price_usd"], gpu["used_range_usd"]) == ("used", 750.0, [600.0, 900.0])
+
+
+def test_a_bad_market_in_the_settings_file_is_the_error_of_the_build_that_needed_a_price(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from planner import config
+
+    config._read.cache_clear()
+    settings = tmp_path / "config.toml"
+    settings.write_text('market = "ebay"\n')
+    monkeypatch.setenv("PLANNER_CONFIG", str(settings))
+    run = run_cli("check", PASSING, PASSING)
+    config._read.cache_clear()
+    assert run.code == 2
+    assert run.err.splitlines() == 2 * [f"planner: {PASSING}: {settings}: market: market must be one of new, used, "
+                                        "any, got 'ebay'"]

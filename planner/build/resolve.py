@@ -182,10 +182,20 @@ class Resolver:
 
     def priced(self, part: Part, origin: PriceOrigin | None) -> Part:
         """An inline part priced as the catalog prices its parts: the builder's own price (the build file's, or
-        a price file's for its base) is "yours"; otherwise its price for the catalog's market."""
-        if origin is not None:
-            return part.model_copy(update={"price_market": "yours"})
-        return for_market(part, self.catalog.market) if self.catalog.market is not None else part
+        a price file's for its base) is "yours"; otherwise its price for the catalog's market. The same validated
+        part priced the same way is the same object each time (what is worked out per part is kept by identity)."""
+        market = "yours" if origin is not None else self.catalog.market
+        if market is None:
+            return part
+        key = (id(part), market)
+        known = _PRICED.get(key)
+        if known is not None and known[0] is part:
+            return known[1]
+        priced = part.model_copy(update={"price_market": "yours"}) if market == "yours" else for_market(part, market)
+        if len(_PRICED) >= _INLINE_MAX:
+            _PRICED.clear()
+        _PRICED[key] = (part, priced)  # the part held: its id stays its own while the entry lives
+        return priced
 
     def inline_id(self, kind: str, fields: dict[str, Any], stem: str, loc: tuple[str | int, ...]) -> str:
         """The id an inline part is known by: its own `id`, else `<base>-custom` (`custom-<kind>` without base),
@@ -209,6 +219,8 @@ class Resolver:
 #: Inline parts validated so far, by kind and all their fields (id included): each fix re-check resolves the
 #: build's inline tables again, and a part is a frozen model, so the one validated object serves them all.
 _INLINE: dict[tuple[str, Any], Part] = {}
+#: Each of those parts priced for a market (or at the builder's own price), by its identity and the market.
+_PRICED: dict[tuple[int, str], tuple[Part, Part]] = {}
 _INLINE_MAX = 1024  # emptied when full
 
 

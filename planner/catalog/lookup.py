@@ -37,6 +37,7 @@ class Catalog(CatalogFiles):
         #: The user's prices by id (planner/catalog/prices.py: load_prices), in place of the catalog's.
         self.user_prices: Mapping[str, UserPrice] = {}
         self._market = market
+        self._market_from: Callable[[], Market] | None = None  # `defer_market`: asked on first use
         self._aliases: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self._word_index: dict[str, list[PartWords]] = {}
 
@@ -44,13 +45,24 @@ class Catalog(CatalogFiles):
     def market(self) -> Market | None:
         """Which price parts get (`--market`): "new", "used" or "any" (the cheaper); None: the catalog's new
         price as written, with no market chosen (what `planner catalog list|show` show)."""
+        if self._market_from is not None:
+            market = self._market_from()  # may raise InputError (a settings file): before anything is priced
+            self._market_from = None
+            self._market = market
         return self._market
 
     @market.setter
     def market(self, market: Market | None) -> None:
+        self._market_from = None
         if market != self._market:
             self._market = market
             self._parsed.clear()  # parts priced for the market before
+
+    def defer_market(self, market: Callable[[], Market]) -> None:
+        """Price for the market `market()` gives, asked when the first part is priced: a settings file that
+        names it is read only then, and a problem in it is an error of the build that needed a price."""
+        self._parsed.clear()
+        self._market_from = market
 
     def ids(self, kind: str) -> list[str]:
         return list(self.entries(kind))
@@ -127,8 +139,8 @@ class Catalog(CatalogFiles):
                                                entry=part_id)
             if part_id in self.user_prices:
                 self._parsed[key] = self.user_prices[part_id].apply(self._parsed[key])
-            elif self._market is not None:
-                self._parsed[key] = for_market(self._parsed[key], self._market)
+            elif (market := self.market) is not None:
+                self._parsed[key] = for_market(self._parsed[key], market)
         return self._parsed[key]
 
     def typed(self, kind: str, part_id: str, model: type[P]) -> P:

@@ -41,18 +41,18 @@ def add_market_option(parser: argparse.ArgumentParser) -> None:
              "settings file)")
 
 
-def market_of(args: argparse.Namespace) -> Market:
-    """The market a command prices parts for: its `--market`, else the settings file's `market`, else any."""
+def apply_market(catalog: Catalog, args: argparse.Namespace) -> None:
+    """Price the catalog's parts for the command's market: its `--market`, else the settings file's `market`
+    (read when the first part is priced, so a problem in the file is the error of the build that needed it),
+    else any. The one place a command sets it."""
     from planner.catalog.prices import DEFAULT_MARKET
     from planner.config import default_market
 
     market: Market | None = getattr(args, "market", None)
-    return market or default_market() or DEFAULT_MARKET
-
-
-def apply_market(catalog: Catalog, args: argparse.Namespace) -> None:
-    """Price the catalog's parts for the command's market (`market_of`); the one place a command sets it."""
-    catalog.market = market_of(args)
+    if market is not None:
+        catalog.market = market
+    else:
+        catalog.defer_market(lambda: default_market() or DEFAULT_MARKET)
 
 
 def warn_skipped(problem: CatalogError) -> None:
