@@ -135,7 +135,7 @@ def test_json_keeps_the_old_gb_keys_and_adds_gib_ones() -> None:
 
 def test_the_text_report_labels_memory_in_gib() -> None:
     out = run_cli("recommend", "--workload", "llm-inference", "--model", "llama-3.1-8b", "--no-chart").out
-    assert "Memory need (GiB)" in out and "per card: 1 card 16.2 GiB" in out and "  64 GiB " in out
+    assert "Memory need (GiB)" in out and "per card: 1 card 16.2 GiB" in out and "  24 GiB " in out
     assert "GB needed" not in out and "GB <" not in out
 
 

@@ -54,7 +54,9 @@ def test_two_4090s_fit_the_consumer_board_and_the_report_shows_both_at_x8() -> N
     report = _report(CONSUMER)
     assert "slot.placement" not in _problems(report) and "slot.overlap" not in _problems(report)
     assert [(g["mount"], g["lanes"]) for g in report["summary"]["gpus"]] == [("PCIEX16_1", 8), ("PCIEX16_2", 8)]
-    assert {"slot.lanes": "warning", "slot.sharing": "warning"}.items() <= _problems(report).items()
+    stated = {f["code"]: f["severity"] for f in report["findings"] if f["code"] in ("slot.lanes", "slot.sharing")
+              and f["severity"] == "info" and "x8" in f["message"]}
+    assert stated == {"slot.lanes": "info", "slot.sharing": "info"}  # PCIe 4.0 x8: stated, not warned
 
 
 def test_four_cards_with_two_on_risers_pass() -> None:
@@ -80,7 +82,7 @@ def test_every_fix_for_the_slot_failure_passes_planner_check_once_applied(tmp_pa
 def test_the_fixes_name_blower_cards_and_risers_to_mounts() -> None:
     [finding] = [f for f in _report(SLOT_FAILURE)["findings"] if f["code"] == "slot.placement"]
     descriptions = [f["description"] for f in finding["fixes"]]
-    assert descriptions[0].startswith("use 2-slot cards: the GIGABYTE GeForce RTX 3090 TURBO 24G")
+    assert descriptions[0].startswith("use 2-slot cards: the ") and "2-slot blower" in descriptions[0]
     assert any("on riser cables" in d and "vertical mounts" in d for d in descriptions)
 
 

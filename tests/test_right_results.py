@@ -94,11 +94,15 @@ def test_fans_0_in_a_case_whose_fanlessness_is_an_estimate_only_warns(tmp_path: 
 
 
 def test_the_price_is_unknown_not_0_when_no_part_has_one(tmp_path: Path) -> None:
+    import shutil
+
+    catalogs = tmp_path / "catalogs"  # the built-in catalogs without the base system's priced parts
+    shutil.copytree(builtin_dir(), catalogs, ignore=shutil.ignore_patterns("base-parts.toml"))
     path = tmp_path / "unpriced.toml"
-    path.write_text('name = "No part priced"\ncase = "abyss-tr-a-rgb"\nmotherboard = "asus-x99-e-ws"\n'
-                    'cpu = "intel-core-i7-5960x"\n[[psu]]\npart = "corsair-hx1200i"\n'
-                    '[[gpu]]\npart = "nvidia-rtx-a4500"\n')
-    report = check_file(path, Catalog())
+    path.write_text('name = "No part priced"\ncase = "abyss-tr-a-rgb"\nmotherboard = "asrock-fatal1ty-x99x-killer"\n'
+                    'cpu = "intel-core-i7-5960x"\n[[psu]]\npart = "abs-majesty-1100w"\n'
+                    '[[gpu]]\npart = "asrock-rx-7900-xt"\n')
+    report = check_file(path, Catalog([catalogs]))
     assert report.summary.price_unknown
     text = render_reports([report], {})
     assert "Price: unknown" in text and "$0" not in text
