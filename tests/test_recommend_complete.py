@@ -5,6 +5,7 @@ the real CLI entry point."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 import tomlkit
 
 from planner.catalog import Catalog
+from planner.recommend.complete import SMALLER_FORMATS
 
 from conftest import example, run_cli
 
@@ -48,7 +50,7 @@ def test_completed_options_are_real_boards_priced_as_the_whole_machine(completed
                                                                        catalog: Catalog) -> None:
     for option in completed_8b["complete"]["options"]:
         assert catalog.holds("gpu", option["option"]["board"])
-        assert option["price_usd"] == pytest.approx(option["option"]["price_usd"] + option["solve"]["price_usd"])
+        assert option["price_usd"] == pytest.approx(option["option"]["price_usd"] + option["solve"]["added_usd"])
         assert option["perf_per_dollar"] == pytest.approx(
             option["option"]["performance"] / option["price_usd"] * 1000, rel=1e-3)
 
@@ -171,10 +173,16 @@ def test_an_llm_that_fits_nowhere_at_the_default_format_is_told_which_format_wou
     data = recommend_json("--workload", "llm-inference", "--model", "llama-3.1-70b", "--budget", "4000")
     assert not [c for c in data["candidates"] if c["fits"]]
     hint = data["precision_hint"]
-    assert hint and "--precision q6_k" in hint
+    found = re.search(r"--precision (\S+)$", hint or "")
+    assert found and found.group(1) in SMALLER_FORMATS  # the best-quality smaller format at which one fits
     again = recommend_json("--workload", "llm-inference", "--model", "llama-3.1-70b", "--budget", "4000",
-                           "--precision", "q6_k")
+                           "--precision", found.group(1))
     assert [c for c in again["candidates"] if c["fits"]]
+    better = SMALLER_FORMATS[:SMALLER_FORMATS.index(found.group(1))]
+    for precision in better:  # no format of better quality fits
+        tried = recommend_json("--workload", "llm-inference", "--model", "llama-3.1-70b", "--budget", "4000",
+                               "--precision", precision)
+        assert not [c for c in tried["candidates"] if c["fits"]]
 
 
 def test_a_format_the_user_chose_gets_no_hint() -> None:
@@ -186,4 +194,4 @@ def test_a_format_the_user_chose_gets_no_hint() -> None:
 def test_the_hint_is_in_the_text_output_too() -> None:
     run = run_cli("recommend", "--workload", "llm-inference", "--model", "llama-3.1-70b", "--budget", "4000",
                   "--no-chart")
-    assert "at q6_k the need is" in run.out
+    assert re.search(r"at (q8_0|q6_k|q5_k_m|q4_k_m|q4_0) the need is", run.out)

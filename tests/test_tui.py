@@ -61,6 +61,11 @@ async def test_build_from_nothing_with_the_wizard_fix_it_save_and_reload(tmp_pat
             await _select_row(app, pilot, f"missing:{kind}")
             await pilot.press("a")
             await _pick(app, pilot, words)
+        await _select_row(app, pilot, "gpu[0]")
+        while int(app.session.data()["gpu"][0].get("count", 1)) < 4:  # four of the recommended cards
+            await pilot.press("plus")
+            await pilot.pause()
+        gpu = app.session.data()["gpu"][0]
         assert app.result is not None and app.result.report is not None
         assert app.result.report.verdict == "fail"  # a US 15 A circuit is assumed: too much at the wall
         assert "outlet.continuous" in {f.code for f in app.result.report.findings}
