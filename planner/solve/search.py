@@ -44,6 +44,9 @@ MAX_PSUS = 8  # the most [[psu]] tables a build file takes
 #: and its answer is not claimed optimal.
 MAX_LEAVES = 3_000
 MAX_NODES = 300_000
+#: The first search (builds that pass) stops at this many complete builds: when none passes by then, the second
+#: (builds that only warn) answers, and the answer is not claimed optimal.
+MAX_STRICT_LEAVES = 1_000
 #: The kinds the solver decides, as the output names them.
 KIND_NAMES = {"motherboard": "motherboard", "case": "case", "risers": "riser cables", "cpu": "CPU", "psu": "PSU"}
 
@@ -94,6 +97,7 @@ class Search:
         #: that pass come first (a first search that refuses warnings as it refuses errors), then the rest
         self.accept_warnings = accept_warnings
         self.strict = False
+        self.strict_cut = False  # the first search stopped at its limits (a build that passes may exist unfound)
         #: warnings of the checks that read only what the file gives (the GPUs, extras, ambient): every
         #: completion has them, so they never tell two completions apart
         self.unavoidable = frozenset(checks_at(""))
@@ -125,6 +129,7 @@ class Search:
         self._fit: dict[tuple[Any, ...], list[Finding]] = {}
         self._cpu_floor: dict[str, Price] = {}
         self._base_floors: dict[str, Price] = {}
+        self._power_refused: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
         # which cards may go onto riser cables: tables the file neither places nor gives a riser
         self.movable = [i for i, spec in enumerate(partial.spec.gpu) if spec.riser is None and spec.slot is None]
 
@@ -134,10 +139,11 @@ class Search:
         if infeasible is None and not self.accept_warnings:
             self.strict = True
             self._boards()
-            if self.best is None and not self.cut:
+            if self.best is None:
                 self.strict = False
                 self.warned = self.counts
                 self.counts, self.examples, self.deepest = Counter(), {}, ""
+                self.strict_cut, self.cut, self.leaves = self.cut, False, 0  # the second search has its own limits
                 self._case_ok.clear()
                 self._fit.clear()
                 self._boards()
@@ -145,7 +151,7 @@ class Search:
             self._boards()
         space = space_size([len(self.lists[k]) for k in ("motherboard", "case", "cpu")],
                            len(self.lists["psu"]), self._psu_cap(None), self._riser_options())
-        return Outcome(self.best, self.searched, space, proved=not self.cut,
+        return Outcome(self.best, self.searched, space, proved=not (self.cut or self.strict_cut),
                        rejections=list(self.examples.values()), counts=dict(self.counts), deepest=self.deepest,
                        infeasible=infeasible)
 
@@ -181,7 +187,7 @@ class Search:
     def _tick(self) -> bool:
         """Count one judged candidate; False once the search must stop."""
         self.searched += 1
-        if self.searched > MAX_NODES or self.leaves > MAX_LEAVES:
+        if self.searched > MAX_NODES or self.leaves > (MAX_STRICT_LEAVES if self.strict else MAX_LEAVES):
             self.cut = True
         return not self.cut
 
@@ -329,14 +335,20 @@ class Search:
     def _leaf(self, completion: Completion, price: Price) -> None:
         if self._beaten(price) or not self._tick():
             return
-        self.leaves += 1
         self._note_stage("psu")
+        key = self._power_key(completion)
+        if key in self._power_refused:  # the same CPU, PSUs and circuits were refused by a check of those alone
+            for code, message in self._power_refused[key]:
+                self._reject("psu", code, message)
+            return
+        self.leaves += 1
         raw = completed_raw(self.partial, completion)
         checked = self.check(raw)
         if checked is None:
             return
         build, findings, ctx = checked
         errors = self._refusing(findings)
+        self._remember_power(key, errors)
         if errors and self.allow_power_limits:
             limited = self._with_power_limits(completion, build, errors)
             if limited is None:
@@ -350,6 +362,24 @@ class Search:
         score = self.objective.score(price, ctx.performance.relative_perf, warnings)
         if self.best is None or score < self.best.score:
             self.best = Leaf(completion, raw, build, findings, ctx, price, score)
+
+    def _power_key(self, completion: Completion) -> tuple[Any, ...]:
+        plan = completion.risers
+        return (self.strict, completion.cpu.id, tuple((p.id, c) for p, c in completion.psus), completion.circuits,
+                plan.moves, plan.riser.id if plan.riser else None)
+
+    def _remember_power(self, key: tuple[Any, ...], errors: list[Finding]) -> None:
+        """Keep the refusals of checks that read nothing the board, case or risers decide (the PSU plugs, the
+        units' ratings, the circuits: planner/solve/reads.py), when no power limit can lift them: any other
+        completion with this CPU, these PSUs and circuits gets the same."""
+        if not errors:
+            return
+        from planner.checks.optimize import power_limit_codes
+
+        alone = [f for f in errors if _reads_power_only(f.code)
+                 and not (self.allow_power_limits and f.code in power_limit_codes())]
+        if alone:
+            self._power_refused[key] = [(f.code, f.message) for f in alone]
 
     def check(self, raw: dict[str, Any]) -> tuple[ResolvedBuild, list[Finding], Context] | None:
         """Every check on a build's data, as `planner check` runs them (without fixes); None when it does not
@@ -614,6 +644,13 @@ class Search:
                 gpu = gpu._replace(riser=plan.riser)
             gpus.append(gpu)
         return [g._replace(index=i) for i, g in enumerate(gpus)]
+
+
+def _reads_power_only(code: str) -> bool:
+    """Whether a check reads nothing but the GPUs, the CPU, the PSUs and the circuits (and what the file fixes)."""
+    from planner.solve.reads import reads
+
+    return reads(code) <= {"cpu", "psu"}
 
 
 def _psu(candidate: Candidate) -> Psu:
