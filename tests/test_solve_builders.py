@@ -1,0 +1,86 @@
+"""Builder scenarios over the full built-in catalogs (issue 23): what `planner solve` tells a user to buy is what
+an experienced builder would build. The tests hold the structure of each answer (one PSU, cards on CPU lanes, no
+power, outlet or lane warning, the base system listed), never the prices, which follow the market."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import run_cli
+
+BUILDERS = Path(__file__).resolve().parent / "data" / "solve" / "builder"
+
+
+def _solve(name: str, *extra: str) -> dict[str, Any]:
+    run = run_cli("solve", BUILDERS / name, "--format", "json", *extra)
+    data = json.loads(run.out)
+    assert isinstance(data, dict)
+    return data
+
+
+def _links(data: dict[str, Any], tmp_path: Path) -> list[tuple[int, str]]:
+    """(lanes, where the slot's lanes come from: cpu, chipset or a switch) per GPU of the completed build."""
+    from planner.api import load_build
+    from planner.catalog import Catalog
+    from planner.checks.context import Context
+    from planner.placement.layout import layout_of
+
+    path = tmp_path / "completed.toml"
+    path.write_text(data["build_toml"])
+    build = load_build(path, Catalog())
+    layout = layout_of(build)
+    mounts = [m for m in Context(build, Catalog()).placement.mounts if m is not None]
+    return [(int(m.lanes or 0), layout.slot(str(m.slot)).source if m.slot else "riser") for m in mounts]
+
+
+def _warned(data: dict[str, Any], *families: str) -> list[str]:
+    return [f["code"] for f in data["report"]["findings"]
+            if f["severity"] in ("warning", "error") and f["code"].split(".")[0] in families]
+
+
+@pytest.fixture(scope="module")
+def two_3090() -> dict[str, Any]:
+    return _solve("two-3090-fe-us-15a.toml")
+
+
+def test_two_3090s_on_15_a_are_one_psu_and_pass(two_3090: dict[str, Any]) -> None:
+    assert two_3090["status"] == "solved" and two_3090["report"]["verdict"] == "pass"
+    assert sum(a["kind"] == "psu" for a in two_3090["added"]) == 1
+
+
+def test_two_3090s_on_15_a_run_on_cpu_lanes_at_x8_or_better(two_3090: dict[str, Any], tmp_path: Path) -> None:
+    links = _links(two_3090, tmp_path)
+    assert len(links) == 2 and all(lanes >= 8 and source != "chipset" for lanes, source in links)
+    assert not _warned(two_3090, "slot", "pcie")
+
+
+def test_the_solved_machine_lists_and_prices_its_base_system(two_3090: dict[str, Any]) -> None:
+    added = {a["kind"]: a for a in two_3090["added"]}
+    assert {"ram", "ssd", "cooler"} <= set(added)
+    assert all(added[k]["price_usd"] for k in ("ram", "ssd", "cooler"))
+    assert two_3090["added_usd"] == pytest.approx(sum(a["price_usd"] or 0 for a in two_3090["added"]))
+
+
+def test_four_blower_3090s_on_20_a_need_no_power_outlet_or_lane_warning(tmp_path: Path) -> None:
+    data = _solve("four-3090-turbo-us-20a.toml", "--allow-power-limits")
+    assert data["status"] == "solved"
+    assert not _warned(data, "psu", "outlet", "slot", "pcie")
+    links = _links(data, tmp_path)
+    assert len(links) == 4 and all(lanes >= 8 and source != "chipset" for lanes, source in links)
+
+
+def test_eight_blower_3090s_on_two_240_v_circuits_are_solved() -> None:
+    data = _solve("eight-3090-turbo-two-240v-30a.toml", "--allow-power-limits")
+    assert data["status"] == "solved" and data["report"]["verdict"] in ("pass", "warn")
+    assert len(data["report"]["summary"]["gpus"]) == 8
+
+
+def test_owned_psu_too_small_for_four_cards_is_infeasible_at_once_with_the_way_out() -> None:
+    data = _solve("owned-pair-plus-two-us-15a.toml")
+    assert data["status"] == "infeasible" and data["searched"] == 0
+    assert "PSUs are rated for together" in data["binding"]
+    assert any("--allow-power-limits" in note for note in data["notes"])
