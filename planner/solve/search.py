@@ -130,6 +130,7 @@ class Search:
         self._cpu_floor: dict[str, Price] = {}
         self._base_floors: dict[str, Price] = {}
         self._power_refused: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
+        self._given_psu: dict[tuple[Any, ...], list[Finding]] = {}
         # which cards may go onto riser cables: tables the file neither places nor gives a riser
         self.movable = [i for i, spec in enumerate(partial.spec.gpu) if spec.riser is None and spec.slot is None]
 
@@ -138,7 +139,8 @@ class Search:
         infeasible = self._root()
         if infeasible is None and not self.accept_warnings:
             self.strict = True
-            self._boards()
+            if self._frugal_over_continuous() is None:  # else no build passes: straight to the second search
+                self._boards()
             if self.best is None:
                 self.strict = False
                 self.warned = self.counts
@@ -172,6 +174,12 @@ class Search:
             for reason in (self._circuit_room(frugal), self._given_psus_short(frugal)):
                 if reason is not None:
                     return reason.replace(f"with the {frugal.cpu.name}", "with the least power-hungry CPU")
+        if self.partial.given["psu"] and cpus:  # the file's own PSUs, judged with every CPU before any board
+            refusals = [self._given_psu_errors(self._lowest_limits(self.base._replace(cpu=cpu))) for cpu in cpus]
+            if all(refusals):
+                first = refusals[0][0]
+                return f"{first.code}: {first.message}" + (
+                    f" (and with each of the {len(cpus)} CPUs the catalogs offer)" if len(cpus) > 1 else "")
         return None
 
     def _priced_note(self) -> str:
@@ -256,7 +264,7 @@ class Search:
                 return
             self._note_stage("cpu")
             with_cpu = build._replace(cpu=cpu.part)
-            if (reason := self._circuit_room(with_cpu)) is not None:
+            if (reason := self._circuit_room(with_cpu, continuous=self.strict)) is not None:
                 self._reject("cpu", "outlet.continuous", reason)
                 continue
             if (reason := self._given_psus_short(with_cpu)) is not None:
@@ -264,6 +272,8 @@ class Search:
                 continue
             hot = self._optimistic_power(with_cpu, self._psu_cap(case))
             if self._rejected("cpu", self._errors(hot, checks_at("cpu"))):
+                continue
+            if self._rejected("cpu", self._given_psu_errors(hot)):
                 continue
             self._psus(with_cpu, price + cpu.cost + base, board, case, plan, cpu.part)
             if self.cut:
@@ -343,11 +353,13 @@ class Search:
             return
         self.leaves += 1
         raw = completed_raw(self.partial, completion)
-        checked = self.check(raw)
+        checked = self.check(raw, wording=False)  # weighed by code and severity; worded only to explain
         if checked is None:
             return
         build, findings, ctx = checked
         errors = self._refusing(findings)
+        if errors and any(("psu", f.code) not in self.examples for f in errors):
+            errors = self._worded(raw, errors)
         self._remember_power(key, errors)
         if errors and self.allow_power_limits:
             limited = self._with_power_limits(completion, build, errors)
@@ -381,13 +393,18 @@ class Search:
         if alone:
             self._power_refused[key] = [(f.code, f.message) for f in alone]
 
-    def check(self, raw: dict[str, Any]) -> tuple[ResolvedBuild, list[Finding], Context] | None:
+    def _worded(self, raw: dict[str, Any], errors: list[Finding]) -> list[Finding]:
+        """The same refusals with their messages (for the explanation's first example of each check)."""
+        checked = self.check(raw)
+        return self._refusing(checked[1]) if checked is not None else errors
+
+    def check(self, raw: dict[str, Any], wording: bool = True) -> tuple[ResolvedBuild, list[Finding], Context] | None:
         """Every check on a build's data, as `planner check` runs them (without fixes); None when it does not
-        resolve (never for the solver's own choices)."""
+        resolve (never for the solver's own choices). Unworded, findings carry no message (Context.wording)."""
         try:
             spec = buildfile.validate(raw, "", self.partial.file)
             build = resolve(spec, raw, self.catalog, label=self.partial.file, region=self._region())
-            ctx = Context(build, self.catalog, self.settings, propose_fixes=False)
+            ctx = Context(build, self.catalog, self.settings, propose_fixes=False, wording=wording)
             return build, run_checks(build, self.catalog, self.settings, propose_fixes=False, context=ctx), ctx
         except InputError as error:
             self._reject("psu", "input", error.message)
@@ -405,7 +422,7 @@ class Search:
             return None
         limited = completion._replace(limits=tuple(sorted(plan.limits.items())))
         raw = completed_raw(self.partial, limited)
-        checked = self.check(raw)
+        checked = self.check(raw, wording=False)
         if checked is None or self._refusing(checked[1]):
             return None
         return limited, raw, checked
@@ -540,6 +557,18 @@ class Search:
         return self._lowest_limits(build)._replace(
             psus=[PsuUse(i, stand_in.part, stand_in.circuit) for i in range(max(psus, 1))])
 
+    def _frugal_over_continuous(self) -> str | None:
+        """A reason every completion draws more than the circuits' continuous limits (so warns), judged with the
+        CPU that draws least."""
+        cpus = [c.part for c in self.lists["cpu"] if isinstance(c.part, Cpu)]
+        if not cpus:
+            return None
+        frugal = self.base._replace(cpu=min(cpus, key=lambda c: (c.package_power or c.tdp, c.id)))
+        reason = self._circuit_room(frugal, continuous=True)
+        if reason is not None:
+            self._reject("cpu", "outlet.continuous", reason)
+        return reason
+
     def openings(self) -> list[str]:
         """Options that lift the power bound that makes a build infeasible before any part is chosen: lower power
         limits, another circuit, a 240 V circuit (each judged by the same bound, with the least power-hungry CPU;
@@ -574,6 +603,17 @@ class Search:
                 self.outlet = outlet
         return found
 
+    def _given_psu_errors(self, build: ResolvedBuild) -> list[Finding]:
+        """With the file's own PSUs, the checks that read only the GPUs, the CPU, the PSUs and the circuits are
+        decided once the CPU is (judged at the cards' lowest allowed limits): once per CPU."""
+        if not self.partial.given["psu"]:
+            return []
+        key = (self.strict, build.cpu.id, tuple((g.index, g.riser.id if g.riser else None) for g in build.gpus))
+        if key not in self._given_psu:
+            codes = tuple(c for c in checks_at("psu") if _reads_power_only(c))
+            self._given_psu[key] = self._errors(build, codes)
+        return self._given_psu[key]
+
     def _given_psus_short(self, build: ResolvedBuild) -> str | None:
         """With the file's own PSUs: a reason they cannot carry the DC load even at the cards' lowest allowed limits
         (psu.headroom fails a load over the units' ratings together)."""
@@ -588,23 +628,28 @@ class Search:
                 f"{rated:,.0f} W its PSUs are rated for together (the file gives its PSUs: add a PSU to the file, or "
                 "leave the PSUs out to let the solver choose them)")
 
-    def _circuit_room(self, build: ResolvedBuild) -> str | None:
+    def _circuit_room(self, build: ResolvedBuild, continuous: bool = False) -> str | None:
         """A reason no PSUs can work on the circuits the build may use: the DC load (at the lowest limits) is
         more than their breakers carry, even at 100 % conversion efficiency (outlet.continuous fails a circuit
-        over its breaker rating)."""
+        over its breaker rating); with `continuous`, more than their continuous limits (where outlet.continuous
+        warns: what the first search, for builds that pass, refuses)."""
         if self.partial.given["psu"]:
             return None
         circuits = [c for c in self.base.circuits if not c.assumed]
         added = self.partial.max_circuits - len(circuits)
-        capacity = sum(c.outlet.voltage * c.outlet.breaker_current - c.other_load for c in circuits)
-        capacity += added * self.outlet.voltage * self.outlet.breaker_current
+
+        def carries(outlet: Outlet) -> float:
+            return outlet.continuous_limit if continuous else outlet.voltage * outlet.breaker_current
+
+        capacity = sum(carries(c.outlet) - c.other_load for c in circuits) + added * carries(self.outlet)
         load = self._min_dc(build)
         if load <= capacity:
             return None
         outlets = _circuits_text(circuits, added, self.outlet)
         floor = " at the cards' lowest power limits" if self.allow_power_limits else ""
+        limit = "continuous limits" if continuous else "breakers"
         return (f"the build draws at least {load:,.0f} W DC{floor} with the {build.cpu.name}, more than the "
-                f"{capacity:,.0f} W the breakers of {outlets} carry (max_circuits = {self.partial.max_circuits})")
+                f"{capacity:,.0f} W the {limit} of {outlets} carry (max_circuits = {self.partial.max_circuits})")
 
     # -- riser plans -------------------------------------------------------------------------------------
     def _riser_plans(self, case: Case) -> Iterator[tuple[RiserPlan, Price]]:
