@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
 #: Weight formats and the old precision names (planner/recommend/formats.py NAMES).
-PRECISIONS = ["q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0", "f16", "bf16", "fp8", "nf4", "awq", "gptq", "nvfp4", "f32",
-              "fp16", "int8", "int4", "fp4", "fp32"]
+PRECISIONS = ["q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0", "iq4_xs", "iq3_xxs", "iq2_xxs", "f16", "bf16", "fp8", "nf4",
+              "awq", "gptq", "nvfp4", "mxfp4", "f32", "fp16", "int8", "int4", "fp4", "fp32"]
 
 
 def quantity(kind: str, flag: str) -> Any:

@@ -95,13 +95,11 @@ def decode_work(model: WorkloadModel | None, parameters: float, precision: str, 
     `context` tokens in the cache. Weights: each tensor in its format (formats.weight_bytes); the input embedding
     is a lookup of one row, so only a separate output head (or tied embeddings, which are the head) is read."""
     weights = formats.weight_bytes(model, parameters, precision)
-    read = weights.layers + weights.output + (weights.embedding if model is not None and model.tied_embeddings else 0)
+    read = formats.read_per_token(model, weights)
     active = parameters
-    if model is not None and model.active_parameters and model.active_parameters < model.parameters:
-        tables = (1 if model.tied_embeddings else 2) * (model.vocab_size or 0) * (model.hidden_size or 0) / 1e9
-        share = (model.active_parameters - tables) / max(model.parameters - tables, 1e-9)  # of the layers' weights
-        read = weights.layers * share + weights.output + (weights.embedding if model.tied_embeddings else 0)
-        active = model.active_parameters
+    if model is not None:
+        derived = model.derived_active_parameters
+        active = derived if derived is not None else (model.active_parameters or parameters)
     if model is None or model.kv_heads is None:
         return DecodeWork(read, 0.0, active * 1e9, None, None, None, precision)
     kv = kv_cache_bytes(model, context, 1, kv_cache, padded=False) if context > 0 else 0.0

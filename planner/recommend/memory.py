@@ -296,9 +296,18 @@ def kv_cache_bytes(model: WorkloadModel, context: int, batch: int, cache: str = 
                    padded: bool = True) -> float:
     """Bytes of K and V for `context` tokens of `batch` sequences in cache type `cache` (formats.KV_CACHE_TYPES);
     `padded`: as allocated (llama.cpp's 256-cell padding), else as read while decoding."""
+    return kv_bytes_per_cell(model, cache) * kv_cache_cells(model, context, padded=padded) * batch
+
+
+def kv_bytes_per_cell(model: WorkloadModel, cache: str = "f16") -> float:
+    """Bytes one token keeps in one layer: K and V of every KV head, or with multi-head latent attention the
+    compressed latent and the rotary key (DeepSeek-V2 paper §2.1: (d_c + d_h^R) elements per token and layer)."""
     assert model.kv_heads is not None
-    per_cell = 2 * model.kv_heads * model.head_size * formats.KV_CACHE_TYPES[cache].bytes
-    return per_cell * kv_cache_cells(model, context, padded=padded) * batch
+    if model.kv_lora_rank is not None and model.rope_head_dim is not None:
+        values = model.kv_lora_rank + model.rope_head_dim
+    else:
+        values = 2 * model.kv_heads * model.head_size
+    return values * formats.KV_CACHE_TYPES[cache].bytes
 
 
 def _inference_activations(model: WorkloadModel, context: int, batch: int) -> float:
