@@ -94,6 +94,9 @@ FORMATS: dict[str, WeightFormat] = {f.name: f for f in (
     WeightFormat("q4_k_m", "GGUF Q4_K_M", "q4_k", "int4", "q6_k", more_bits="q6_k",
                  note="the GGUF most people download"),
     WeightFormat("q5_k_m", "GGUF Q5_K_M", "q5_k", "int4", "q6_k", more_bits="q6_k"),
+    WeightFormat("q4_k_s", "GGUF Q4_K_S", "q4_k", "int4", "q6_k", note="Q4_K everywhere but the Q6_K head (llama.cpp"
+                 " gives a few early attn_v/ffn_down Q5_K: an approximation)"),
+    WeightFormat("q5_0", "GGUF Q5_0", "q5_0", "int4", "q6_k", note="legacy 5-bit GGUF"),
     WeightFormat("q6_k", "GGUF Q6_K", "q6_k", "int4", "q6_k"),
     WeightFormat("q8_0", "GGUF Q8_0", "q8_0", "int8", "q8_0"),
     WeightFormat("f16", "16-bit (fp16)", "f16", "fp16", "f16"),
@@ -120,8 +123,9 @@ FORMATS: dict[str, WeightFormat] = {f.name: f for f in (
 ALIASES: dict[str, str] = {"fp16": "f16", "fp32": "f32", "int8": "q8_0", "int4": "q4_0", "fp4": "nvfp4",
                            "gguf-f16": "f16"}
 #: Names the CLI and the TUI offer, formats first.
-NAMES: tuple[str, ...] = ("q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0", "iq4_xs", "iq3_xxs", "iq2_xxs", "f16", "bf16",
-                          "fp8", "nf4", "awq", "gptq", "nvfp4", "mxfp4", "f32", "fp16", "int8", "int4", "fp4")
+NAMES: tuple[str, ...] = ("q4_0", "q4_k_s", "q4_k_m", "q5_0", "q5_k_m", "q6_k", "q8_0", "iq4_xs", "iq3_xxs", "iq2_xxs",
+                          "f16", "bf16", "fp8", "nf4", "awq", "gptq", "nvfp4", "mxfp4", "f32", "fp16", "int8", "int4",
+                          "fp4")
 
 
 def weight_format(name: str) -> WeightFormat:
