@@ -146,6 +146,17 @@ def test_recommend_serves_32_users_of_mistral_7b_on_an_rtx_4090_as_measured() ->
     assert data["memory"]["engine_rule"].startswith("vLLM")
 
 
+def test_min_tok_s_keeps_the_options_that_serve_every_user_that_fast_and_counts_them() -> None:
+    base = ("recommend", "--workload", "llm-inference", "--model", "llama-3.1-8b", "--precision", "q4_k_m",
+            "--engine", "vllm", "--users", "16", "--gpus", "1", "--format", "json")
+    data = json.loads(run_cli(*base, "--min-tok-s", "40").out)
+    kept = [c for c in data["candidates"] if c["fits"]]
+    assert kept and all(c["tokens_per_s"] >= 40 for c in kept)
+    assert all(c["users_at_min_tok_s"] >= 16 for c in kept)
+    slow = [c for c in data["candidates"] if c["excluded_kind"] == "speed"]
+    assert slow and all("--min-tok-s" in c["excluded_reason"] for c in slow)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (("--engine-version", "soon"), "--engine-version: expected a year or YYYY-MM"),
     (("--output", "0"), "--output must be between 1 and 10,000,000 tokens"),

@@ -230,6 +230,10 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                           " all of them together; their KV caches count in the memory need (default 1)")
     rec.add_argument("--prompt", type=int, metavar="TOKENS",
                      help="prompt length for the time to first token (default 1024)")
+    rec.add_argument("--min-tok-s", type=float, metavar="TOK_S", dest="min_tok_s",
+                     help="each user's decode speed an option must reach (tokens/s per user; with --users, options"
+                          " that cannot serve them all that fast are left out, and each says how many users it"
+                          " serves at that speed)")
     rec.add_argument("--output", type=int, metavar="TOKENS", dest="output_tokens",
                      help="tokens each request generates, for serving several users (--users): arriving prompts are"
                           " prefilled as others finish (default 256)")

@@ -94,7 +94,8 @@ def run_recommend(args: argparse.Namespace) -> int:
                                                 ("--prompt", args.prompt is not None),
                                                 ("--engine-version", args.engine_version is not None),
                                                 ("--output", args.output_tokens is not None),
-                                                ("--gpu-memory-utilization", args.memory_fraction is not None))
+                                                ("--gpu-memory-utilization", args.memory_fraction is not None),
+                                                ("--min-tok-s", args.min_tok_s is not None))
                        if value]
     if inference_flags and args.workload != "llm-inference":
         raise InputError(f"{', '.join(inference_flags)} applies to --workload llm-inference")
@@ -102,6 +103,8 @@ def run_recommend(args: argparse.Namespace) -> int:
         raise InputError(f"--users must be between 1 and 4096, got {args.users}")
     if args.prompt is not None and not 1 <= args.prompt <= 10_000_000:
         raise InputError(f"--prompt must be between 1 and 10,000,000 tokens, got {args.prompt}")
+    if args.min_tok_s is not None and not 0 < args.min_tok_s <= 1_000_000:
+        raise InputError(f"--min-tok-s must be a speed above 0 tokens/s, got {args.min_tok_s:g}")
     if args.output_tokens is not None and not 1 <= args.output_tokens <= 10_000_000:
         raise InputError(f"--output must be between 1 and 10,000,000 tokens, got {args.output_tokens}")
     if args.memory_fraction is not None and not 0.05 <= args.memory_fraction <= 1.0:
@@ -136,7 +139,7 @@ def run_recommend(args: argparse.Namespace) -> int:
                            memory_fraction=args.memory_fraction)
     request = Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor, engine=args.engine,
                       users=args.users, prompt_tokens=args.prompt, engine_version=args.engine_version,
-                      output_tokens=args.output_tokens)
+                      output_tokens=args.output_tokens, min_tokens_per_s=args.min_tok_s)
     rec = recommend(request, catalog)
     most = params.MAX_BUILD_GPUS if fit is not None else params.DEFAULT_MAX_GPUS
     counts = [args.gpus] if args.gpus else list(range(1, int(most.value) + 1))

@@ -17,7 +17,8 @@ from planner.recommend.tco import BuildCost, Tco
 #: How each kind of exclusion is counted in the text summary.
 EXCLUSIONS = {"memory": "too little memory", "budget": "over budget", "build": "do not fit the build",
               "vendor": "of another vendor",
-              "not-installable": "server modules", "no-price": "without a price", "no-board": "without a board"}
+              "not-installable": "server modules", "no-price": "without a price", "no-board": "without a board",
+              "speed": "too slow per user (--min-tok-s)"}
 
 
 def headline(rec: Recommendation, precision: str) -> str:

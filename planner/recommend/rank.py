@@ -66,6 +66,7 @@ class Request:
     prompt_tokens: int | None = None  # prompt length for the time to first token (default DEFAULT_PROMPT_TOKENS)
     engine_version: str | None = None  # the engine's era (a year or YYYY-MM; default the newest)
     output_tokens: int | None = None  # tokens each request generates (serving several users; DEFAULT_OUTPUT_TOKENS)
+    min_tokens_per_s: float | None = None  # each user's decode speed an option must reach (filters options)
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ class Candidate:
     count: int
     fits: bool
     excluded_reason: str | None
-    excluded_kind: str | None  # memory | budget | build | vendor | not-installable | no-price | no-board
+    excluded_kind: str | None  # memory | budget | build | vendor | not-installable | no-price | no-board | speed
     memory_gb: float  # all its cards together, GiB (the old name)
     memory_needed_gb: float | None  # per card, GiB (the old name)
     relative_perf: dict[str, float]  # Dettmers' three figures for the option (H100 SXM = 1)
@@ -107,6 +108,7 @@ class Candidate:
     output_tokens: int | None = None
     batched_users: int | None = None  # users decoding at once (the rest wait for a free sequence slot)
     max_sequences: int | None = None  # sequences of prompt + output tokens the KV cache holds beside the weights
+    users_at_min_tok_s: int | None = None  # with --min-tok-s: how many users get that speed each
     peer_to_peer: bool | None = None  # tensor parallel over PCIe: the cards reach each other's memory
     memory_rule: str | None = None  # the engine rule that decided the fit (docs/memory-model.md)
 
@@ -328,6 +330,7 @@ class _Scorer:
         estimate = prefilled = None
         link: decode.Interconnect | None = None
         capacity = None
+        users_at = None
         if self.work is not None:
             link = self.link(card, count)
             serving = self.serving_args(chip, count)
@@ -336,6 +339,15 @@ class _Scorer:
                                      version=self.version, **serving)
             prefilled = decode.prefill(chip, self.work, self.prompt, self.request.engine, count, link,
                                        version=self.version)
+            if self.request.min_tokens_per_s is not None:
+                users_at = decode.users_at(chip, self.work, self.request.min_tokens_per_s, self.request.engine, count,
+                                           link, version=self.version, most=capacity or 4096,
+                                           **{k: v for k, v in serving.items() if k != "capacity"},
+                                           capacity=capacity)
+                if reason is None and estimate.tokens_per_s < self.request.min_tokens_per_s:
+                    reason = Reason("speed", f"{estimate.tokens_per_s:,.1f} tok/s per user <"
+                                             f" {self.request.min_tokens_per_s:g} (--min-tok-s) with"
+                                             f" {self.request.users} users; {users_at} users get it")
         performance = self.performance(chip, count, figures, estimate)
         price = card.price * count if card.price is not None else None
         cost = None
@@ -377,6 +389,7 @@ class _Scorer:
             output_tokens=self.output if inference and self.serving else None,
             batched_users=estimate.batched if estimate is not None and self.serving else None,
             max_sequences=capacity if inference and self.serving else None,
+            users_at_min_tok_s=users_at,
             peer_to_peer=link.p2p if link is not None and estimate is not None and estimate.mode == "tensor parallel"
             and link.kind == "pcie" else None,
             memory_rule=self.need.rule if inference else None)
