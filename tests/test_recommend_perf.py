@@ -76,7 +76,9 @@ def test_decoding_reads_every_weight_but_the_input_embedding_and_the_kv_cache(ca
 
 def test_a_mixture_of_experts_decodes_at_the_speed_of_its_active_parameters(catalog: Catalog) -> None:
     mixtral = catalog.typed("model", "mixtral-8x7b", WorkloadModel)
-    assert decode_bytes_per_token(mixtral, "fp16", 0) == pytest.approx((12.9e9 - 32000 * 4096) * 2, rel=1e-3)
+    # attention, 2 of 8 experts and the head of each token, from the architecture: the paper's 12.9 B active
+    # less the input embedding (a lookup), in 16-bit
+    assert decode_bytes_per_token(mixtral, "fp16", 0) == pytest.approx((12.9e9 - 32000 * 4096) * 2, rel=0.005)
 
 
 def test_the_docs_table_is_the_models_current_error_on_its_calibration_set(catalog: Catalog) -> None:

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from planner.catalog import Catalog
 from planner.models.workloads import WorkloadModel
-from planner.recommend import formats
+from planner.recommend import engines, formats
 from planner.recommend.memory import MemoryRequest, estimate, kv_cache_bytes
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "memory"
@@ -23,6 +23,7 @@ class FitRow(NamedTuple):
     need: float
     usable: float
     documented: bool
+    rule: str = "generic"  # the engine rule that decided (docs/memory-model.md)
 
     @property
     def predicted(self) -> bool:
@@ -57,7 +58,9 @@ def fit_request(row: dict[str, str], model: WorkloadModel) -> MemoryRequest:
     method = row["method"] or None
     return MemoryRequest(row["workload"], model, precision=row["format"], context=int(row["context"]),  # type: ignore[arg-type]
                          batch=int(row["batch"]), method=method,  # type: ignore[arg-type]
-                         framework=row["framework"] or "hf", lora_rank=32 if method else None)  # type: ignore[arg-type]
+                         framework=row["framework"] or "hf", lora_rank=32 if method else None,  # type: ignore[arg-type]
+                         engine=row.get("engine") or None, engine_version=row.get("version") or None,
+                         memory_fraction=float(row["fraction"]) if row.get("fraction") else None)
 
 
 def fit_residuals(catalog: Catalog) -> list[tuple[dict[str, str], FitRow]]:
@@ -67,7 +70,7 @@ def fit_residuals(catalog: Catalog) -> list[tuple[dict[str, str], FitRow]]:
         need = estimate(fit_request(row, model))
         per_card = need.per_gpu(int(row["gpus"]))
         out.append((row, FitRow(row["case"], per_card, need.usable(float(row["card_gib"])).usable,
-                                row["fits"] == "yes")))
+                                row["fits"] == "yes", engines.get(need.engine).memory if need.engine else "generic")))
     return out
 
 
@@ -85,11 +88,15 @@ def markdown(catalog: Catalog) -> str:
         lines.append(f"| {row['model']} | {int(row['context']):,} | {row['cache']} | {row['attention']} |"
                      f" {published:g} | {value:.1f} | {(value / published - 1) * 100:+.1f} % |")
     lines += ["", "### Fit verdicts against documented runs (GiB per card)", "",
-              "| case | cards | need | usable | documented | planner |", "|---|---|---:|---:|---|---|"]
-    for row, fit in fit_residuals(catalog):
-        lines.append(f"| {fit.case} | {row['gpus']} × {row['card_gib']} GiB | {fit.need:.1f} | {fit.usable:.1f} |"
-                     f" {'fits' if fit.documented else 'out of memory'} |"
+              "| case | engine rule | cards | need | usable | documented | planner |",
+              "|---|---|---|---:|---:|---|---|"]
+    fits = fit_residuals(catalog)
+    for row, fit in fits:
+        lines.append(f"| {fit.case} | {fit.rule} | {row['gpus']} × {row['card_gib']} GiB | {fit.need:.1f} |"
+                     f" {fit.usable:.1f} | {'fits' if fit.documented else 'out of memory'} |"
                      f" {'fits' if fit.predicted else 'does not fit'} |")
+    agree = sum(fit.predicted == fit.documented for _, fit in fits)
+    lines += ["", f"{agree} of {len(fits)} verdicts agree with the documented runs."]
     return "\n".join(lines) + "\n"
 
 

@@ -187,7 +187,7 @@ def _add_optimize(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    from planner.cli.recommend_cmd import PRECISIONS, WORKLOADS, billions, gibibytes, quantity
+    from planner.cli.recommend_cmd import ENGINE_NAMES, PRECISIONS, WORKLOADS, billions, gibibytes, quantity
 
     rec = sub.add_parser(
         "recommend", parents=[common], formatter_class=RAW,
@@ -217,15 +217,29 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                           " (default fp16; QLoRA's base model is NF4 whatever this says)")
     rec.add_argument("--kv-cache", choices=["f16", "q8_0", "q4_0", "fp8"], default="f16",
                      help="KV cache type for llm-inference (default f16; llama.cpp -ctk/-ctv q8_0, vLLM fp8)")
-    rec.add_argument("--engine", choices=["llama.cpp", "vllm", "exllama", "tensorrt-llm", "mlc"], default="llama.cpp",
-                     help="inference engine for llm-inference: its decode efficiency and how it uses several cards"
-                          " (llama.cpp and exllama split the layers; vllm, tensorrt-llm and mlc run tensor parallel)"
+    rec.add_argument("--engine", choices=ENGINE_NAMES, default="llama.cpp", metavar="ENGINE",
+                     help="inference engine for llm-inference: llama.cpp, ollama, vllm, sglang, tensorrt-llm, exllama,"
+                          " mlc — its decode speed, how it uses several cards (llama.cpp, ollama and exllama split the"
+                          " layers; vllm, sglang, tensorrt-llm and mlc run tensor parallel) and its memory rule"
                           " (default llama.cpp)")
+    rec.add_argument("--engine-version", metavar="YEAR",
+                     help="the engine's version era as a year or YYYY-MM (2023, 2024, 2025-06; default the newest:"
+                          " planner/recommend/engines.toml)")
+    rec.add_argument("--gpu-memory-utilization", type=float, metavar="FRACTION", dest="memory_fraction",
+                     help="vLLM's --gpu-memory-utilization (SGLang's --mem-fraction-static): the share of each card"
+                          " the engine takes (default 0.90 for vLLM)")
     rec.add_argument("--users", type=int, default=1, metavar="N",
                      help="concurrent users (sequences) served at once for llm-inference: each one's tokens/s and"
                           " all of them together; their KV caches count in the memory need (default 1)")
     rec.add_argument("--prompt", type=int, metavar="TOKENS",
                      help="prompt length for the time to first token (default 1024)")
+    rec.add_argument("--min-tok-s", type=float, metavar="TOK_S", dest="min_tok_s",
+                     help="each user's decode speed an option must reach (tokens/s per user; with --users, options"
+                          " that cannot serve them all that fast are left out, and each says how many users it"
+                          " serves at that speed)")
+    rec.add_argument("--output", type=int, metavar="TOKENS", dest="output_tokens",
+                     help="tokens each request generates, for serving several users (--users): arriving prompts are"
+                          " prefilled as others finish (default 256)")
     rec.add_argument("--framework", choices=["hf", "unsloth", "axolotl", "llama-factory"], default="hf",
                      help="fine-tuning framework for llm-finetune LoRA/QLoRA: its activation, logits and optimizer"
                           " memory (default hf: Transformers + PEFT + FlashAttention-2)")
@@ -261,9 +275,6 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     rec.add_argument("--sort", choices=["value", "speed", "machine-price"], default="value",
                      help="which ranking --pick, --into and cloud vs buy use (default value: performance per dollar;"
                           " machine-price, with --complete: the completed machines, cheapest first)")
-    rec.add_argument("--min-tok-s", type=float, metavar="TOK_S",
-                     help="LLM inference: keep only options that decode at least this many tokens/s for each user"
-                          " (with --users N: each of the N)")
     rec.add_argument("--pick", type=int, default=1, metavar="N", help="the N-th option of that ranking (default 1)")
     rec.add_argument("--into", type=Path, metavar="FILE",
                      help="put the picked GPUs into this build file (created from --build or a starter build if "

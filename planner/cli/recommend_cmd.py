@@ -16,10 +16,12 @@ if TYPE_CHECKING:
     from planner.recommend.rank import Candidate, Recommendation
     from planner.recommend.tco import BuildCost, Tco
 
+#: Engines --engine takes (planner/recommend/engines.toml names; kept here so --help needs no import of the data).
+ENGINE_NAMES = ["llama.cpp", "ollama", "vllm", "sglang", "tensorrt-llm", "exllama", "mlc"]
 WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
 #: Weight formats and the old precision names (planner/recommend/formats.py NAMES).
-PRECISIONS = ["q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0", "f16", "bf16", "fp8", "nf4", "awq", "gptq", "nvfp4", "f32",
-              "fp16", "int8", "int4", "fp4", "fp32"]
+PRECISIONS = ["q4_0", "q4_k_s", "q4_k_m", "q5_0", "q5_k_m", "q6_k", "q8_0", "iq4_xs", "iq3_xxs", "iq2_xxs", "f16",
+              "bf16", "fp8", "nf4", "awq", "gptq", "nvfp4", "mxfp4", "f32", "fp16", "int8", "int4", "fp4", "fp32"]
 
 
 def quantity(kind: str, flag: str) -> Any:
@@ -90,17 +92,29 @@ def run_recommend(args: argparse.Namespace) -> int:
         raise InputError("--kv-cache applies to --workload llm-inference")
     inference_flags = [flag for flag, value in (("--engine", args.engine != "llama.cpp"), ("--users", args.users != 1),
                                                 ("--prompt", args.prompt is not None),
-                                                ("--min-tok-s", args.min_tok_s is not None)) if value]
+                                                ("--engine-version", args.engine_version is not None),
+                                                ("--output", args.output_tokens is not None),
+                                                ("--gpu-memory-utilization", args.memory_fraction is not None),
+                                                ("--min-tok-s", args.min_tok_s is not None))
+                       if value]
     if inference_flags and args.workload != "llm-inference":
         raise InputError(f"{', '.join(inference_flags)} applies to --workload llm-inference")
-    if args.min_tok_s is not None and not 0 < args.min_tok_s <= 1_000_000:
-        raise InputError(f"--min-tok-s must be a speed above 0 and at most 1,000,000 tokens/s, got {args.min_tok_s:g}")
     if args.sort == "machine-price" and not args.complete:
         raise InputError("--sort machine-price ranks completed machines: add --complete")
     if not 1 <= args.users <= 4096:
         raise InputError(f"--users must be between 1 and 4096, got {args.users}")
     if args.prompt is not None and not 1 <= args.prompt <= 10_000_000:
         raise InputError(f"--prompt must be between 1 and 10,000,000 tokens, got {args.prompt}")
+    if args.min_tok_s is not None and not 0 < args.min_tok_s <= 1_000_000:
+        raise InputError(f"--min-tok-s must be a speed above 0 tokens/s, got {args.min_tok_s:g}")
+    if args.output_tokens is not None and not 1 <= args.output_tokens <= 10_000_000:
+        raise InputError(f"--output must be between 1 and 10,000,000 tokens, got {args.output_tokens}")
+    if args.memory_fraction is not None and not 0.05 <= args.memory_fraction <= 1.0:
+        raise InputError(f"--gpu-memory-utilization must be between 0.05 and 1, got {args.memory_fraction:g}")
+    if args.engine_version is not None:
+        from planner.recommend import engines
+
+        engines.get(args.engine).era(args.engine_version)  # one sentence when it is not a year or YYYY-MM
     if args.batch is not None and not 1 <= args.batch <= 65_536:
         raise InputError(f"--batch must be between 1 and 65,536, got {args.batch}")
     if args.context is not None and not 1 <= args.context <= 10_000_000:
@@ -123,9 +137,11 @@ def run_recommend(args: argparse.Namespace) -> int:
                            precision=args.precision, context=args.context,
                            batch=args.batch or (args.users if args.users > 1 else None), method=args.method,
                            checkpointing=args.checkpointing, kv_cache=args.kv_cache, framework=args.framework,
-                           lora_rank=args.lora_rank, offload=args.offload, display=args.display)
+                           lora_rank=args.lora_rank, offload=args.offload, display=args.display,
+                           memory_fraction=args.memory_fraction)
     request = Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor, engine=args.engine,
-                      users=args.users, prompt_tokens=args.prompt, min_tok_s=args.min_tok_s)
+                      users=args.users, prompt_tokens=args.prompt, engine_version=args.engine_version,
+                      output_tokens=args.output_tokens, min_tokens_per_s=args.min_tok_s)
     rec = recommend(request, catalog)
     most = params.MAX_BUILD_GPUS if fit is not None else params.DEFAULT_MAX_GPUS
     counts = [args.gpus] if args.gpus else list(range(1, int(most.value) + 1))

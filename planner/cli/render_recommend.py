@@ -17,7 +17,8 @@ from planner.recommend.tco import BuildCost, Tco
 #: How each kind of exclusion is counted in the text summary.
 EXCLUSIONS = {"memory": "too little memory", "budget": "over budget", "build": "do not fit the build",
               "vendor": "of another vendor",
-              "not-installable": "server modules", "no-price": "without a price", "no-board": "without a board"}
+              "not-installable": "server modules", "no-price": "without a price", "no-board": "without a board",
+              "speed": "too slow per user (--min-tok-s)"}
 
 
 def headline(rec: Recommendation, precision: str) -> str:
@@ -54,10 +55,13 @@ def memory_lines(need: MemoryNeed, counts: list[int]) -> list[str]:
             lines.append("  per card: " + " · ".join(f"{n} card{'s' if n > 1 else ''} {need.per_gpu(n):.1f} GiB"
                                                      for n in counts))
         usable = need.usable(24.0)
-        lines.append(f"  usable per card: capacity − {usable.context:g} GiB CUDA context"
-                     + (f" − {usable.display:g} GiB display" if usable.display else "")
-                     + f" − {params.FRAGMENTATION_MARGIN.value:.0%} fragmentation margin"
-                     f" (a 24 GiB card: {usable.usable:.1f} GiB)")
+        if need.rule:
+            lines.append(f"  fits when (engine rule) {need.rule} (a 24 GiB card: {usable.usable:.1f} GiB)")
+        else:
+            lines.append(f"  usable per card: capacity − {usable.context:g} GiB CUDA context"
+                         + (f" − {usable.display:g} GiB display" if usable.display else "")
+                         + f" − {params.FRAGMENTATION_MARGIN.value:.0%} fragmentation margin"
+                         f" (a 24 GiB card: {usable.usable:.1f} GiB)")
     lines.extend(f"  note: {note}" for note in need.notes)
     return lines
 
@@ -98,9 +102,11 @@ def inference_line(rec: Recommendation) -> str | None:
     if first is None:
         return None
     engine = ENGINE_LABELS.get(first.engine or "", first.engine or "")
-    users = (f"{first.users} users batched together: tok/s per user, and all users together" if first.users > 1
+    era = f" ({first.engine_version} era)" if first.engine_version else ""
+    users = (f"{first.users} users served by continuous batching ({first.prompt_tokens:,}-token prompts,"
+             f" {first.output_tokens or 0:,}-token answers): tok/s per user, and all users together" if first.users > 1
              else "one user: tok/s")
-    return (f"Decode with {engine}, {users}; first token: the time to process a {first.prompt_tokens:,}-token"
+    return (f"Decode with {engine}{era}, {users}; first token: the time to process a {first.prompt_tokens:,}-token"
             " prompt (--prompt)")
 
 
@@ -181,9 +187,11 @@ def to_json(rec: Recommendation, precision: str, counts: list[int], tco: Tco | N
                    "format": need.precision, "framework": need.framework, "display": need.display,
                    "usable": {"cuda_context_gib": params.CUDA_CONTEXT.value,
                               "display_gib": params.DISPLAY_RESERVATION.value if need.display else 0.0,
-                              "fragmentation_fraction": params.FRAGMENTATION_MARGIN.value}},
+                              "fragmentation_fraction": params.FRAGMENTATION_MARGIN.value},
+                   "engine_rule": need.rule, "memory_fraction": need.memory_fraction},
         "performance_basis": rec.basis, "reference_chip": params.REFERENCE_CHIP,
         "engine": rec.engine, "users": rec.users, "prompt_tokens": rec.prompt_tokens,
+        "engine_version": rec.engine_version, "output_tokens": rec.output_tokens,
         "build": rec.build, "build_problems": rec.build_problems,
         "recommended": asdict(chosen) if chosen else None,
         "candidates": [asdict(c) for c in rec.candidates],

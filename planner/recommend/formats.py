@@ -57,9 +57,16 @@ TYPES: dict[str, TensorType] = {
                             " point per group of 128 = 4 + 20/128 bits"),
     "fp8": TensorType(8.0, 1, "FP8 E4M3 weights with a per-tensor or per-channel scale (negligible)"),
     "nvfp4": TensorType(4.5, 16, "NVIDIA NVFP4: FP4 E2M1 with an FP8 scale per 16 values = 4.5 bits"),
+    "mxfp4": TensorType(4.25, 32, "OCP Microscaling MXFP4: FP4 E2M1 with an E8M0 scale per 32 values = 4.25 bits"
+                        " (ggml block_mxfp4: 17 bytes per 32)"),
+    "iq4_xs": TensorType(4.25, 256, f"{GGML}: block_iq4_xs, 136 bytes per 256-weight super-block"),
+    "iq3_xxs": TensorType(3.0625, 256, f"{GGML}: block_iq3_xxs, 98 bytes per 256-weight super-block"),
+    "iq2_xxs": TensorType(2.0625, 256, f"{GGML}: block_iq2_xxs, 66 bytes per 256-weight super-block"),
+    "iq4_nl": TensorType(4.5, 32, f"{GGML}: block_iq4_nl, 18 bytes per 32 (the IQ types' fallback)"),
 }
 #: llama.cpp's fallback when a k-quant tensor's input width is not a multiple of 256.
-K_FALLBACK = {"q4_k": "q5_0", "q5_k": "q5_1", "q6_k": "q8_0"}
+K_FALLBACK = {"q4_k": "q5_0", "q5_k": "q5_1", "q6_k": "q8_0", "iq4_xs": "iq4_nl", "iq3_xxs": "iq4_nl",
+              "iq2_xxs": "iq4_nl"}
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,7 @@ class WeightFormat:
     output: str  # the output head (lm_head)
     embedding: str | None = None  # the token embedding (None: the base type)
     more_bits: str | None = None  # attn_v and ffn_down in llama.cpp's use_more_bits layers
+    dense: str | None = None  # attention, dense MLPs and shared experts when only routed experts take the base type
     note: str = ""
 
     @property
@@ -86,6 +94,9 @@ FORMATS: dict[str, WeightFormat] = {f.name: f for f in (
     WeightFormat("q4_k_m", "GGUF Q4_K_M", "q4_k", "int4", "q6_k", more_bits="q6_k",
                  note="the GGUF most people download"),
     WeightFormat("q5_k_m", "GGUF Q5_K_M", "q5_k", "int4", "q6_k", more_bits="q6_k"),
+    WeightFormat("q4_k_s", "GGUF Q4_K_S", "q4_k", "int4", "q6_k", note="Q4_K everywhere but the Q6_K head (llama.cpp"
+                 " gives a few early attn_v/ffn_down Q5_K: an approximation)"),
+    WeightFormat("q5_0", "GGUF Q5_0", "q5_0", "int4", "q6_k", note="legacy 5-bit GGUF"),
     WeightFormat("q6_k", "GGUF Q6_K", "q6_k", "int4", "q6_k"),
     WeightFormat("q8_0", "GGUF Q8_0", "q8_0", "int8", "q8_0"),
     WeightFormat("f16", "16-bit (fp16)", "f16", "fp16", "f16"),
@@ -99,13 +110,22 @@ FORMATS: dict[str, WeightFormat] = {f.name: f for f in (
                  note="group size 128; embeddings and head 16-bit"),
     WeightFormat("fp8", "FP8", "fp8", "fp8", "bf16", embedding="bf16", note="embeddings and head 16-bit"),
     WeightFormat("nvfp4", "NVFP4", "nvfp4", "fp4", "bf16", embedding="bf16", note="embeddings and head 16-bit"),
+    WeightFormat("mxfp4", "MXFP4 (experts)", "mxfp4", "fp4", "bf16", embedding="bf16", dense="bf16",
+                 note="gpt-oss's release format: the routed experts in MXFP4, attention, router, embeddings and"
+                      " head in bf16 (on a dense model every linear layer is MXFP4)"),
+    WeightFormat("iq4_xs", "GGUF IQ4_XS", "iq4_xs", "int4", "q6_k", note="i-quant, 4.25 bits"),
+    WeightFormat("iq3_xxs", "GGUF IQ3_XXS", "iq3_xxs", "int4", "q6_k", more_bits="iq4_xs",
+                 note="i-quant, 3.06 bits (attn_v, ffn_down of some layers in IQ4_XS: an approximation)"),
+    WeightFormat("iq2_xxs", "GGUF IQ2_XXS", "iq2_xxs", "int4", "q6_k", more_bits="iq3_xxs",
+                 note="i-quant, 2.06 bits (an approximation of llama.cpp's mix)"),
 )}
 #: The old precision names, kept working: each means the format people use for it.
 ALIASES: dict[str, str] = {"fp16": "f16", "fp32": "f32", "int8": "q8_0", "int4": "q4_0", "fp4": "nvfp4",
                            "gguf-f16": "f16"}
 #: Names the CLI and the TUI offer, formats first.
-NAMES: tuple[str, ...] = ("q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0", "f16", "bf16", "fp8", "nf4", "awq", "gptq",
-                          "nvfp4", "f32", "fp16", "int8", "int4", "fp4")
+NAMES: tuple[str, ...] = ("q4_0", "q4_k_s", "q4_k_m", "q5_0", "q5_k_m", "q6_k", "q8_0", "iq4_xs", "iq3_xxs", "iq2_xxs",
+                          "f16", "bf16", "fp8", "nf4", "awq", "gptq", "nvfp4", "mxfp4", "f32", "fp16", "int8", "int4",
+                          "fp4")
 
 
 def weight_format(name: str) -> WeightFormat:
@@ -128,6 +148,7 @@ class WeightBytes(NamedTuple):
     layers: float  # the transformer blocks (every expert of a mixture)
     embedding: float  # the token embedding (the head too when tied)
     output: float  # a separate output head (0 when tied)
+    routed: float = 0.0  # of `layers`: the routed experts (a token reads experts_per_token ÷ experts of them)
 
     @property
     def total(self) -> float:
@@ -152,36 +173,54 @@ def weight_bytes(model: WorkloadModel | None, parameters: float, name: str) -> W
     """Bytes of a model's weights (`parameters` in billions) stored in format `name`.
 
     With the model's shape, every kind of tensor gets its own type; without it, every weight gets the
-    base type (an LLM of unknown shape: its embeddings are not told apart)."""
+    base type (an LLM of unknown shape: its embeddings are not told apart). A mixture of experts keeps every
+    expert (and its router, in fp32); `routed` says how many of the bytes are routed experts."""
     fmt = weight_format(name)
     total = parameters * 1e9
-    if model is None or model.derived_parameters is None:
+    shape = model.shape() if model is not None else None
+    if model is None or shape is None:
         return WeightBytes(total * fmt.bits / 8, 0.0, 0.0)
-    assert model.hidden_size is not None and model.layers is not None and model.vocab_size is not None
-    assert model.attention_heads is not None and model.kv_heads is not None and model.intermediate_size is not None
-    h, d, layers, inner = model.hidden_size, model.head_size, model.layers, model.intermediate_size
-    experts = model.experts or 1
-    q_o = 2 * h * model.attention_heads * d
-    k = v = h * model.kv_heads * d
-    gate_up = 2 * h * inner * experts
-    down = inner * h * experts
-    router = h * experts if experts > 1 else 0
+    h, layers = shape.hidden, shape.layers
     base = fmt.base
-    layer_bits = 0.0
+    dense = fmt.dense or base  # attention, dense MLPs, shared experts
+    layer_bits = routed_bits = 0.0
+    first_moe = layers - shape.moe_layers  # where the MoE layers are does not change the total
     for layer in range(layers):
         more = fmt.more_bits is not None and use_more_bits(layer, layers)
         special = fmt.more_bits if more and fmt.more_bits else base
-        layer_bits += (q_o * _bits(base, h) + k * _bits(base, h) + gate_up * _bits(base, h)
-                       + v * _bits(special, h) + down * _bits(special, inner) + router * 32)
-    # What the shape does not account for (norms, biases, rounding of the published count) at the base type.
-    rest = max(total - model.derived_parameters * 1e9, 0.0) * TYPES[base].bits
-    table = model.vocab_size * h
-    if model.tied_embeddings:
+        special_dense = special if fmt.dense is None else dense
+        bits = shape.q_o * _bits(dense, h) + shape.k * _bits(dense, h) + shape.v * _bits(special_dense, h)
+        if layer >= first_moe:
+            expert = shape.expert_gate_up * _bits(base, h) + shape.expert_down * _bits(special, shape.expert_width)
+            routed_bits += shape.experts * expert
+            bits += shape.experts * expert + shape.router * 32
+            bits += shape.shared * (shape.expert_gate_up * _bits(dense, h)
+                                    + shape.expert_down * _bits(special_dense, shape.expert_width))
+        else:
+            bits += shape.dense_gate_up * _bits(dense, h) + shape.dense_down * _bits(special_dense, shape.intermediate)
+        layer_bits += bits
+    # What the shape does not account for (norms, biases, rounding of the published count) at the dense type.
+    rest = max(total - shape.total, 0.0) * TYPES[dense].bits
+    table = shape.embedding
+    if shape.tied:
         embedding_bits, output_bits = table * _bits(fmt.output, h), 0.0
     else:
         embedding_bits = table * _bits(fmt.embedding or base, h)
         output_bits = table * _bits(fmt.output, h)
-    return WeightBytes((layer_bits + rest) / 8, embedding_bits / 8, output_bits / 8)
+    return WeightBytes((layer_bits + rest) / 8, embedding_bits / 8, output_bits / 8, routed_bits / 8)
+
+
+def read_per_token(model: WorkloadModel | None, weights: WeightBytes) -> float:
+    """Bytes of weights one decode step of one sequence reads: the layers (of a mixture of experts only
+    experts_per_token ÷ experts of the routed experts) and the output head (the token embedding is a
+    lookup of one row, so only a separate head, or tied embeddings, which are the head, is read)."""
+    routed_share = 1.0
+    if model is not None and model.experts and model.experts_per_token:
+        routed_share = model.experts_per_token / model.experts
+    layers = weights.layers - weights.routed * (1 - routed_share)
+    head = weights.output if weights.output else (weights.embedding if model is not None and model.tied_embeddings
+                                                  else 0.0)
+    return layers + head
 
 
 def bits_per_weight(model: WorkloadModel | None, parameters: float, name: str) -> float:

@@ -38,7 +38,7 @@ from typing import Literal, NamedTuple
 from planner.errors import InputError
 from planner.models.build import Workload
 from planner.models.workloads import WorkloadModel
-from planner.recommend import formats, params
+from planner.recommend import engines, formats, params
 
 #: Old precision names; any name of planner/recommend/formats.py is accepted too.
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
@@ -76,6 +76,9 @@ class MemoryRequest:
     offload: bool | None = None  # checkpointed activations in host memory; default: the framework's
     display: bool = False  # a monitor on the card (usable memory)
     shape: WorkloadModel | None = None  # a stand-in shape for --params (default_shape)
+    engine: str | None = None  # LLM inference: the engine whose memory rule decides (None: the generic rule)
+    engine_version: str | None = None  # its era (engines.toml); None: the newest
+    memory_fraction: float | None = None  # vLLM --gpu-memory-utilization / SGLang --mem-fraction-static
 
 
 class Component(NamedTuple):
@@ -95,16 +98,29 @@ class Usable(NamedTuple):
     context: float  # CUDA/ROCm context
     display: float
     fragmentation: float
+    reserve: float = 0.0  # what the engine leaves unused by design (vLLM: 1 − gpu_memory_utilization)
 
     @property
     def usable(self) -> float:
-        return self.capacity - self.context - self.display - self.fragmentation
+        return self.capacity - self.context - self.display - self.fragmentation - self.reserve
 
 
-def usable_memory(capacity: float, display: bool = False) -> Usable:
-    """Usable GiB of a card of `capacity` GiB (with a desktop on it when `display`)."""
-    return Usable(capacity, params.CUDA_CONTEXT.value, params.DISPLAY_RESERVATION.value if display else 0.0,
-                  params.FRAGMENTATION_MARGIN.value * capacity)
+def usable_memory(capacity: float, display: bool = False, engine: str | None = None,
+                  fraction: float | None = None) -> Usable:
+    """Usable GiB of a card of `capacity` GiB (with a desktop on it when `display`): the generic rule leaves a
+    fragmentation margin; an engine's rule what the engine takes (llama.cpp allocates exact buffers; vLLM and
+    SGLang take their memory fraction of what the driver leaves)."""
+    display_gib = params.DISPLAY_RESERVATION.value if display else 0.0
+    context = params.CUDA_CONTEXT.value
+    if engine is None:
+        return Usable(capacity, context, display_gib, params.FRAGMENTATION_MARGIN.value * capacity)
+    found = engines.get(engine)
+    share = fraction if fraction is not None else found.memory_fraction
+    available = capacity - context - display_gib
+    reserve = (1 - share) * available
+    if found.memory in ("vllm", "sglang"):  # CUDA graphs are captured in what the fraction leaves
+        reserve = max(reserve, params.CUDA_GRAPHS.value)
+    return Usable(capacity, context, display_gib, 0.0, reserve)
 
 
 @dataclass(frozen=True)
@@ -122,6 +138,9 @@ class MemoryNeed:
     precision: str | None = None  # the weight format's label
     framework: Framework | None = None
     display: bool = False
+    engine: str | None = None  # the engine whose rule decides the fit (None: the generic rule)
+    rule: str | None = None  # the engine rule, in words
+    memory_fraction: float | None = None
 
     @property
     def total(self) -> float:
@@ -135,8 +154,8 @@ class MemoryNeed:
         return sum(c.gb / count if c.split else c.gb for c in self.components)
 
     def usable(self, capacity: float) -> Usable:
-        """The usable memory of a card of `capacity` GiB for this workload."""
-        return usable_memory(capacity, self.display)
+        """The usable memory of a card of `capacity` GiB for this workload (under its engine's rule)."""
+        return usable_memory(capacity, self.display, self.engine, self.memory_fraction)
 
 
 def estimate(request: MemoryRequest) -> MemoryNeed:
@@ -191,6 +210,8 @@ def _llm(workload: Workload, request: MemoryRequest, model: WorkloadModel | None
                      f" {billions:g} B in size; an assumption — name a model with --model for its own)")
     label = formats.describe(request.precision)
     common = {"context": context, "batch": batch, "notes": notes, "display": request.display}
+    if workload == "llm-inference" and request.engine is not None:
+        return _engine_inference(request, model, shape, billions, context, batch, notes)
     if workload == "llm-inference":
         weights = formats.weight_bytes(model, billions, request.precision)
         components = [Component(f"weights ({label})", weights.total / GIB, True)]
@@ -277,6 +298,109 @@ def _vision(workload: Workload, request: MemoryRequest, model: WorkloadModel | N
     return MemoryNeed(workload, components, batch=batch, notes=notes, display=request.display)
 
 
+def _engine_inference(request: MemoryRequest, model: WorkloadModel | None, shape: WorkloadModel | None,
+                      billions: float, context: int, batch: int, notes: list[str]) -> MemoryNeed:
+    """LLM inference under an engine's memory rule (docs/memory-model.md, 'Engines')."""
+    assert request.engine is not None
+    engine = engines.get(request.engine)
+    label = formats.describe(request.precision)
+    weights = formats.weight_bytes(model, billions, request.precision).total / GIB
+    components = [Component(f"weights ({label})", weights, True)]
+    fraction = request.memory_fraction if request.memory_fraction is not None else engine.memory_fraction
+    if shape is None:
+        notes.append("KV cache and activations not included: name a model (--model) for them")
+        rule = f"{engine.label}: the weights fit the card"
+        return MemoryNeed("llm-inference", components, context=context, batch=batch, notes=notes, precision=label,
+                          display=request.display, engine=engine.id, rule=rule, memory_fraction=fraction)
+    cache = formats.KV_CACHE_TYPES[request.kv_cache]
+    if engine.memory in ("vllm", "sglang", "tensorrt-llm"):
+        tokens = profiling_tokens(engine, request.engine_version, context)
+        kv = kv_cache_bytes(shape, context, 1, request.kv_cache, padded=False) / GIB
+        components += [
+            Component(f"KV cache: one {context:,}-token sequence (max_model_len; the rest of the pool holds more)",
+                      kv, True),
+            Component(f"activation peak of its profiling run at {tokens:,} batched tokens",
+                      profiling_peak(shape, tokens, engine.max_sequences) / GIB, False),
+            Component("memory outside PyTorch (cuBLAS workspaces, NCCL buffers)", params.VLLM_NON_TORCH.value, False)]
+        rule = (f"{engine.label} ({engine.memory} rule): {fraction:.2f} of the card after the CUDA context"
+                f" ({'--gpu-memory-utilization' if engine.id == 'vllm' else 'its memory fraction'}) must hold the"
+                f" weights, the profiling peak at {tokens:,} batched tokens, {params.VLLM_NON_TORCH.value:g} GiB"
+                f" outside PyTorch and one {context:,}-token sequence of KV cache; CUDA graphs take"
+                f" {params.CUDA_GRAPHS.value:g} GiB of the rest")
+    else:
+        kv = kv_cache_bytes(shape, context, batch, request.kv_cache) / GIB
+        window = (f", {shape.local_layers()} of {shape.layers} layers keep a {shape.sliding_window:,}-token"
+                  " window") if shape.sliding_window is not None else ""
+        components.append(Component(f"KV cache ({cache.label}{window})", kv, True))
+        if engine.memory == "ollama":
+            components.append(Component("compute graph ollama reserves (its GraphSize estimate)",
+                                        ollama_graph(shape, context * batch) / GIB, False))
+            rule = (f"ollama: the weights, the KV cache of {batch} × {context:,} tokens and ollama's compute-graph"
+                    " estimate must fit the card after the CUDA context, or it offloads layers to the CPU")
+        else:
+            components.append(Component("activations", _inference_activations(shape, context, batch) / GIB, False))
+            rule = (f"{engine.label}: the weights, the KV cache of {batch} × {context:,} tokens and the compute"
+                    f" buffers of a {engine.batched_tokens}-token micro-batch must fit the card after the CUDA"
+                    " context (buffers are allocated exactly: no fragmentation margin)")
+    return MemoryNeed("llm-inference", components, context=context, batch=batch, notes=notes, precision=label,
+                      display=request.display, engine=engine.id, rule=rule, memory_fraction=fraction)
+
+
+def profiling_tokens(engine: engines.Engine, version: str | None, context: int) -> int:
+    """Tokens in vLLM's profiling run: max_num_batched_tokens. vLLM V1 (2025 on) always chunks prefills at the
+    engine's figure; V0 (2024) profiled a whole max_model_len prompt unless max_model_len exceeded 32k, when
+    chunked prefill came on with small chunks (vLLM issue #10517: Llama 3.1 8B on an RTX 3090 peaked at
+    2.07 GiB of activations with max_model_len 20k, 2.99 at 29k and 0.06 at 35k)."""
+    if engine.id != "vllm" or engine.era(version).since >= "2025-01":
+        return engine.batched_tokens
+    threshold = int(params.VLLM_V0_CHUNKED_ABOVE.value)
+    return context if context <= threshold else int(params.VLLM_V0_CHUNK.value)
+
+
+def profiling_peak(model: WorkloadModel, tokens: int, sequences: int) -> float:
+    """Bytes of vLLM's activation peak for `tokens` batched tokens: per token the hidden states (6 of width h)
+    and one MLP's gate and up outputs (2 of the MLP width; an MoE's active experts), 16-bit, plus the sampler's
+    fp32 logits of up to max_num_seqs sequences. Issue #10517's peaks: 2.07 GiB at 20k tokens of Llama 3.1 8B
+    (this gives 2.11), 2.99 at 29k (3.00)."""
+    assert model.hidden_size is not None
+    width = model.intermediate_size or 4 * model.hidden_size
+    if model.experts and model.experts_per_token:
+        width = max(width if model.moe_layers and model.moe_layers < (model.layers or 0) else 0,
+                    (model.moe_intermediate_size or width) * (model.experts_per_token + model.shared_experts))
+    per_token = (6 * model.hidden_size + 2 * width) * 2
+    return tokens * per_token + min(tokens, sequences) * (model.vocab_size or 0) * FP32_BYTES
+
+
+def ollama_graph(model: WorkloadModel, context: int) -> float:
+    """Bytes of the compute graph ollama reserves for a full offload (its GraphSize for llama-family models, batch
+    512, no flash attention): max(4·b·(1 + 4h + ctx·(1 + heads)), 4·b·(h + V)). Ollama issue #5913 logs 313 MiB
+    for Llama 3 70B at 2,048 tokens (this gives 324)."""
+    assert model.hidden_size is not None and model.attention_heads is not None
+    batch = params.INFERENCE_CHUNK_TOKENS.value
+    attention = 4 * batch * (1 + 4 * model.hidden_size + context * (1 + model.attention_heads))
+    logits = 4 * batch * (model.hidden_size + (model.vocab_size or 0))
+    return max(attention, logits)
+
+
+def sequences_that_fit(model: WorkloadModel, precision: str, capacity: float, count: int, engine: str,
+                       tokens: int, *, version: str | None = None, kv_cache: str = "f16",
+                       fraction: float | None = None) -> int:
+    """Sequences of `tokens` tokens whose KV cache fits beside the weights under the engine's rule on `count`
+    cards of `capacity` GiB: vLLM's KV pool is what its memory fraction leaves; llama.cpp keeps one per slot."""
+    found = engines.get(engine)
+    usable = usable_memory(capacity, False, found.id, fraction).usable * count
+    weights = formats.weight_bytes(model, model.parameters, precision).total
+    if found.memory in ("vllm", "sglang", "tensorrt-llm"):
+        context = min(tokens, model.context_length or tokens)
+        fixed = (profiling_peak(model, profiling_tokens(found, version, context), found.max_sequences)
+                 + params.VLLM_NON_TORCH.value * GIB) * count
+    else:
+        fixed = _inference_activations(model, tokens, 1) * count
+    pool = usable * GIB - weights - fixed
+    per_sequence = kv_cache_bytes(model, tokens, 1, kv_cache, padded=False)
+    return max(int(pool // per_sequence), 0) if per_sequence > 0 else found.max_sequences
+
+
 def kv_cache_cells(model: WorkloadModel, context: int, *, padded: bool = True) -> int:
     """Token-layers the KV cache holds for one sequence: every layer the (padded) context, a sliding-window
     layer its window plus one prompt chunk (llama.cpp's SWA cache). Unpadded: the tokens actually cached."""
@@ -296,9 +420,18 @@ def kv_cache_bytes(model: WorkloadModel, context: int, batch: int, cache: str = 
                    padded: bool = True) -> float:
     """Bytes of K and V for `context` tokens of `batch` sequences in cache type `cache` (formats.KV_CACHE_TYPES);
     `padded`: as allocated (llama.cpp's 256-cell padding), else as read while decoding."""
+    return kv_bytes_per_cell(model, cache) * kv_cache_cells(model, context, padded=padded) * batch
+
+
+def kv_bytes_per_cell(model: WorkloadModel, cache: str = "f16") -> float:
+    """Bytes one token keeps in one layer: K and V of every KV head, or with multi-head latent attention the
+    compressed latent and the rotary key (DeepSeek-V2 paper §2.1: (d_c + d_h^R) elements per token and layer)."""
     assert model.kv_heads is not None
-    per_cell = 2 * model.kv_heads * model.head_size * formats.KV_CACHE_TYPES[cache].bytes
-    return per_cell * kv_cache_cells(model, context, padded=padded) * batch
+    if model.kv_lora_rank is not None and model.rope_head_dim is not None:
+        values = model.kv_lora_rank + model.rope_head_dim
+    else:
+        values = 2 * model.kv_heads * model.head_size
+    return values * formats.KV_CACHE_TYPES[cache].bytes
 
 
 def _inference_activations(model: WorkloadModel, context: int, batch: int) -> float:

@@ -57,6 +57,21 @@ CUDA_CONTEXT = Param(
     0.4, "GiB per GPU", "pytorch/pytorch#109888 (ptrblck): the CUDA context takes ~400 MB with CUDA >= 11.7 and lazy"
     " module loading; pytorch/pytorch#86509: 287 MB lazy, 667 MB eager; ROCm is assumed alike",
     "memory every GPU loses to the driver and kernels before the model's own data")
+VLLM_NON_TORCH = Param(
+    0.35, "GiB per GPU", "vLLM issue #10517 log (RTX 3090, Llama 3.1 8B, vLLM 0.6): non_torch_memory=0.35GiB; #13061"
+    " (2 × RTX 4090, tensor parallel): 0.25 GiB; #14447 (RTX 4090s): 0.20 GiB", "memory vLLM/SGLang use outside"
+    " PyTorch's allocator (cuBLAS workspaces, NCCL buffers), inside their memory fraction")
+VLLM_V0_CHUNKED_ABOVE = Param(
+    32768, "tokens", "vLLM V0 (2024) turned chunked prefill on by default when max_model_len exceeded 32k"
+    " (vllm/engine/arg_utils.py, 0.5-0.6); issue #10517's profiling peak drops from 2.99 GiB at 29k to 0.06 at 35k",
+    "below it, vLLM V0's profiling run is one whole max_model_len prompt")
+VLLM_V0_CHUNK = Param(
+    512, "tokens", "vLLM V0's default max_num_batched_tokens with chunked prefill (0.5-0.6; issue #10517: a 0.06 GiB"
+    " activation peak at 35k)", "vLLM V0's profiling run above VLLM_V0_CHUNKED_ABOVE")
+CUDA_GRAPHS = Param(
+    0.5, "GiB per GPU", "estimate: vLLM logs 'Graph capturing finished ... took 0.3-1 GiB' for 7-70B models on one to"
+    " eight cards; V0 captured them outside gpu_memory_utilization", "what CUDA graphs of vLLM/SGLang take from the"
+    " share of the card their memory fraction leaves")
 DISPLAY_RESERVATION = Param(
     0.8, "GiB", "ollama/ollama#5821: an idle RTX 3090 driving the Windows desktop (Disp.A On) shows 817 MiB used;"
     " an X11/Wayland desktop with a browser takes ~0.3–1 GiB (an estimate)", "--display: memory the desktop takes on"
@@ -108,41 +123,21 @@ XIONGJIE = ("XiongjieDai/GPU-Benchmarks-on-LLM-Inference (llama.cpp llama-bench,
 LLM_PERF_BENCH = ("mlc-ai/llm-perf-bench README (MLC LLM, ExLlamaV2, llama.cpp, vLLM; Llama 2 7B/13B/70B, 1–8 cards"
                   " over PCIe, 2023; tests/data/perf/engines.csv)")
 PREMAI = "premAI-io/benchmarks docs/llama2.md (A100 80GB, Llama 2 7B, Jan 2024; tests/data/perf/engines.csv)"
-DECODE_EFFICIENCY_GDDR = Param(
-    0.849, "fraction of effective bandwidth", f"fitted: {XIONGJIE}", "llama.cpp decode streams the weights from"
-    " GDDR memory at this share of the card's bandwidth (74–97 % measured across 13 cards)")
-DECODE_EFFICIENCY_HBM = Param(
-    0.514, "fraction of effective bandwidth", f"fitted: {XIONGJIE} (A100 SXM, H100 PCIe)", "llama.cpp's batch-1"
-    " kernels keep too few bytes in flight to fill HBM: A100/H100 decode reaches about half their bandwidth")
-DECODE_OVERHEAD = Param(
-    2.69, "ms per token", f"fitted: {XIONGJIE}", "time per token that does not shrink with bandwidth (kernel"
-    " launches, sampling, the CPU side): why 8B Q4 runs slower than its bytes alone say while 8B F16 does not")
-LAYER_SPLIT_HOP = Param(
-    0.27, "ms per token per extra card", f"fitted: {XIONGJIE} (1–8 cards)", "llama.cpp's layer split runs the"
-    " cards one after another and hands the hidden state over at each boundary: decode slows 2–10 % with more"
-    " cards on small models, never speeds up")
-#: Inference engines: (decode efficiency on GDDR, on HBM — fractions of effective bandwidth —, per-token overhead
-#: in ms, 1 for tensor parallel over several cards / 0 for a layer split).
-ENGINES = Table(
-    {"llama.cpp": (DECODE_EFFICIENCY_GDDR.value, DECODE_EFFICIENCY_HBM.value, DECODE_OVERHEAD.value, 0.0),
-     "exllama": (0.899, 0.634, 2.19, 0.0), "mlc": (0.850, 0.752, 0.78, 1.0),
-     "vllm": (0.850, 0.607, 0.78, 1.0), "tensorrt-llm": (0.850, 0.690, 0.78, 1.0)},
-    "fraction, fraction, ms, tensor parallel",
-    f"llama.cpp: fitted, {XIONGJIE}. exllama (ExLlamaV2, layer split with gpu_split), mlc (MLC LLM, tensor"
-    f" parallel): fitted, {LLM_PERF_BENCH}. vllm, tensorrt-llm (tensor parallel): HBM efficiency fitted to {PREMAI}"
-    " (vLLM 90.5, TensorRT-LLM 101.9 tok/s on Llama 2 7B fp16); their GDDR efficiency and per-token overhead are"
-    " MLC's (an estimate: no batch-1 GDDR figure of either was found)",
-    "engines differ by 10–80 % on the same card (the faster kernels, CUDA graphs, less Python per token), and in"
-    " how they use several cards")
-ENGINE_ESTIMATED = {"vllm": ("gddr efficiency", "overhead"), "tensorrt-llm": ("gddr efficiency", "overhead")}
-ALLREDUCE_LATENCY_PCIE = Param(
-    80, "µs per all-reduce", f"fitted: {LLM_PERF_BENCH}, MLC LLM tensor parallel over PCIe (2, 4, 8 × A100, 2 × RTX"
-    " 4090); NCCL's own 8-byte all-reduce takes 43–54 µs on 8 PCIe RTX 4090/3090 (NVIDIA/nccl#1530, #1439)",
-    "tensor parallel decode adds two all-reduces per layer per token; over PCIe their latency, not the bytes,"
-    " dominates at batch 1")
-ALLREDUCE_LATENCY_NVLINK = Param(
-    20, "µs per all-reduce", "estimate: NCCL all-reduces 128 B in ~6 µs over NVLink on 2 × H100 with CUDA graphs"
-    " (NVIDIA/nccl#1259); the engine's own launch is assumed to add the rest", "the same over NVLink/NVSwitch")
+# Engines, their version eras and their per-token, per-sequence and per-all-reduce figures are data:
+# planner/recommend/engines.toml (planner/recommend/engines.py), each era with its source.
+LINKS = Table(
+    {"nvlink": (2.0, 1.0), "pcie-p2p": (2.11, 1.0), "pcie-host": (14.0, 0.5)},
+    "µs per all-reduce step, share of the link's bandwidth",
+    "NVIDIA/nccl-tests small-message all-reduce latencies: a few µs per ring step over NVLink (NVIDIA/nccl#1259: 128 B"
+    " in ~6 µs on 2 × H100 with CUDA graphs), several µs per PCIe peer-to-peer hop; without peer-to-peer NCCL's SHM"
+    " transport copies each chunk into and out of host memory (two PCIe crossings, half the bandwidth) with"
+    " ~10-20 µs per step (NVIDIA/nccl issues on GeForce RTX 4090 rigs). Estimates, checked against the"
+    " tensor-parallel rows of tests/data/perf/ (docs/performance-model.md)",
+    "what each step of a tensor-parallel all-reduce costs on each kind of link; a ring of n cards takes 2 (n − 1)"
+    " steps, a one-shot all-reduce through peer memory 2")
+NO_P2P_ARCHITECTURES = ("ada", "blackwell")
+# ^ GeForce RTX 40 and 50 cards: NVIDIA's driver disables PCIe peer-to-peer on them (nvidia-smi topo -p2p r shows
+#   "NS"; NVIDIA developer forums, 'RTX 4090 P2P': not supported on GeForce Ada), so NCCL copies through host memory
 NVLINK_BANDWIDTH = Table(
     {"volta": (150.0,), "ampere": (300.0,), "hopper": (450.0,), "blackwell": (900.0,), "cdna": (448.0,),
      "bridge": (56.25,)},
@@ -150,11 +145,11 @@ NVLINK_BANDWIDTH = Table(
     " H100 SXM 900 GB/s, NVLink 5 on B200 1.8 TB/s (both directions); AMD MI300X Infinity Fabric 896 GB/s peer"
     " aggregate; a GeForce/RTX A-series NVLink bridge 112.5 GB/s (RTX 3090, RTX A6000)", "all-reduce bytes of"
     " tensor parallel over NVLink (SXM/OAM baseboards; a bridge joins two PCIe cards)")
-PREFILL_EFFICIENCY = Table(
-    {"16-bit": (0.448,), "quantized": (0.347,)},
-    "fraction of the fp16-accumulate tensor rate", f"fitted: {XIONGJIE}, pp 1024 on one card (8B)",
-    "prompt processing is matrix-matrix work at the card's fp16 tensor rate (llama.cpp uses fp16 accumulation);"
-    " quantized weights are dequantized on the way, which costs some of it")
+# Prefill efficiency per engine era (the share of the fp16 tensor rate prompt processing reaches): engines.toml.
+DEFAULT_OUTPUT_TOKENS = Param(
+    256, "tokens", "planner assumption: a chat answer of a few paragraphs (vLLM's benchmark_serving random dataset"
+    " defaults to 128; ShareGPT answers average ~200-300)", "tokens each request generates when --output is not given"
+    " (serving several users: prompts of arriving requests are prefilled as others finish)")
 DEFAULT_PROMPT_TOKENS = Param(
     1024, "tokens", "planner assumption: a chat turn with some history (the XiongjieDai tables' pp 1024)",
     "prompt length for the time to first token when --prompt is not given")

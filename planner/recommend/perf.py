@@ -169,11 +169,11 @@ def decode_tokens_per_s(chip: GpuChip, bytes_per_token: float, engine: str = "ll
     return decode(chip, DecodeWork(bytes_per_token, 0.0, 0.0, None, None, None), engine).tokens_per_s
 
 
-def decode_relative(chip: GpuChip, reference: GpuChip, engine: str = "llama.cpp") -> float:
+def decode_relative(chip: GpuChip, reference: GpuChip, engine: str = "llama.cpp", version: str | None = None) -> float:
     """Decode bandwidth relative to the reference card (for a large model, where the overhead is small)."""
     from planner.recommend.decode import streaming_bandwidth
 
-    return streaming_bandwidth(chip, engine) / streaming_bandwidth(reference, engine)
+    return streaming_bandwidth(chip, engine, version) / streaming_bandwidth(reference, engine, version)
 
 
 __all__ = ["AMD_ARCHITECTURES", "GB", "PROFILES", "NetworkKind", "Profile", "decode_bytes_per_token",

@@ -22,14 +22,14 @@ import dataclasses
 import math
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.catalog import Catalog
 from planner.fmt import num, usd
 from planner.models.build import Workload
 from planner.models.parts import GpuBoard, GpuChip
 from planner.models.workloads import WorkloadModel
-from planner.recommend import decode, params, perf
+from planner.recommend import decode, engines, memory, params, perf
 from planner.recommend.memory import MemoryNeed, MemoryRequest, default_shape, estimate
 
 if TYPE_CHECKING:
@@ -64,7 +64,9 @@ class Request:
     engine: str = "llama.cpp"  # LLM inference engine (decode.ENGINES)
     users: int = 1  # concurrent sequences served (LLM inference)
     prompt_tokens: int | None = None  # prompt length for the time to first token (default DEFAULT_PROMPT_TOKENS)
-    min_tok_s: float | None = None  # LLM inference: keep only options that give each user at least this decode speed
+    engine_version: str | None = None  # the engine's era (a year or YYYY-MM; default the newest)
+    output_tokens: int | None = None  # tokens each request generates (serving several users; DEFAULT_OUTPUT_TOKENS)
+    min_tokens_per_s: float | None = None  # each user's decode speed an option must reach (filters options)
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,14 @@ class Candidate:
     prompt_tokens: int | None = None
     prefill_tokens_per_s: float | None = None
     time_to_first_token_s: float | None = None
+    # issue 24: the engine era, serving many users, the link tensor parallel assumed, the memory rule that decided
+    engine_version: str | None = None
+    output_tokens: int | None = None
+    batched_users: int | None = None  # users decoding at once (the rest wait for a free sequence slot)
+    max_sequences: int | None = None  # sequences of prompt + output tokens the KV cache holds beside the weights
+    users_at_min_tok_s: int | None = None  # with --min-tok-s: how many users get that speed each
+    peer_to_peer: bool | None = None  # tensor parallel over PCIe: the cards reach each other's memory
+    memory_rule: str | None = None  # the engine rule that decided the fit (docs/memory-model.md)
 
 
 class Recommendation(NamedTuple):
@@ -117,6 +127,8 @@ class Recommendation(NamedTuple):
     engine: str | None = None  # LLM inference: the engine the speeds are for
     users: int = 1
     prompt_tokens: int | None = None
+    engine_version: str | None = None
+    output_tokens: int | None = None
 
 
 def recommend(request: Request, catalog: Catalog) -> Recommendation:
@@ -126,6 +138,9 @@ def recommend(request: Request, catalog: Catalog) -> Recommendation:
             and memory.workload.startswith("llm")):
         models = [m for m in catalog.all("model") if isinstance(m, WorkloadModel)]
         memory = dataclasses.replace(memory, shape=default_shape(models, memory.parameters))
+        request = dataclasses.replace(request, memory=memory)
+    if memory.workload == "llm-inference" and memory.engine is None and memory.memory is None:
+        memory = dataclasses.replace(memory, engine=request.engine, engine_version=request.engine_version)
         request = dataclasses.replace(request, memory=memory)
     need = estimate(memory)
     workload = need.workload
@@ -163,7 +178,9 @@ def recommend(request: Request, catalog: Catalog) -> Recommendation:
         build=fit.label if fit else None, build_problems=[f"{f.code}: {f.message}" for f in fit.own_problems]
         if fit else [], engine=request.engine if workload == "llm-inference" else None,
         users=request.users if workload == "llm-inference" else 1,
-        prompt_tokens=scorer.prompt if scorer.work is not None else None)
+        prompt_tokens=scorer.prompt if scorer.work is not None else None,
+        engine_version=scorer.version if workload == "llm-inference" else None,
+        output_tokens=scorer.output if scorer.work is not None and request.users > 1 else None)
 
 
 def _cards(catalog: Catalog) -> list[tuple[GpuChip, list[Card]]]:
@@ -271,6 +288,9 @@ class _Scorer:
         self.precision = request.memory.precision
         self.work = _decode_work(request.memory, need)
         self.prompt = request.prompt_tokens or int(params.DEFAULT_PROMPT_TOKENS.value)
+        self.output = request.output_tokens or int(params.DEFAULT_OUTPUT_TOKENS.value)
+        self.version = engines.get(request.engine).era(request.engine_version).version
+        self.serving = request.users > 1
         self.kind: perf.NetworkKind = "cnn" if self.workload == "vision-train" else "transformer"
         self._reference_speed: float | None = None
 
@@ -282,8 +302,9 @@ class _Scorer:
     def reference_speed(self) -> float:
         if self._reference_speed is None:
             assert self.work is not None
-            self._reference_speed = decode.decode(self.reference, self.work, self.request.engine,
-                                                  users=self.request.users).aggregate_tokens_per_s
+            self._reference_speed = decode.decode(
+                self.reference, self.work, self.request.engine, users=self.request.users, version=self.version,
+                **self.serving_args(self.reference, 1)).aggregate_tokens_per_s
         return self._reference_speed
 
     def performance(self, chip: GpuChip, count: int, figures: dict[str, float],
@@ -291,7 +312,7 @@ class _Scorer:
         if self.workload == "llm-inference":
             if estimate is not None:
                 return estimate.aggregate_tokens_per_s / self.reference_speed()
-            return perf.decode_relative(chip, self.reference, self.request.engine)
+            return perf.decode_relative(chip, self.reference, self.request.engine, self.version)
         link = perf.training_link(chip, count)
         if self.workload == "image-generation":
             single = perf.inference_speed(chip, self.precision) / perf.inference_speed(self.reference, self.precision)
@@ -308,16 +329,26 @@ class _Scorer:
         figures = perf.relative_perf(chip, self.reference)
         estimate = prefilled = None
         link: decode.Interconnect | None = None
+        capacity = None
+        users_at = None
         if self.work is not None:
             link = self.link(card, count)
-            estimate = decode.decode(chip, self.work, self.request.engine, count, link, self.request.users)
-            prefilled = decode.prefill(chip, self.work, self.prompt, self.request.engine, count, link)
+            serving = self.serving_args(chip, count)
+            capacity = serving.get("capacity")
+            estimate = decode.decode(chip, self.work, self.request.engine, count, link, self.request.users,
+                                     version=self.version, **serving)
+            prefilled = decode.prefill(chip, self.work, self.prompt, self.request.engine, count, link,
+                                       version=self.version)
+            if self.request.min_tokens_per_s is not None:
+                users_at = decode.users_at(chip, self.work, self.request.min_tokens_per_s, self.request.engine, count,
+                                           link, version=self.version, most=capacity or 4096,
+                                           **{k: v for k, v in serving.items() if k != "capacity"},
+                                           capacity=capacity)
+                if reason is None and estimate.tokens_per_s < self.request.min_tokens_per_s:
+                    reason = Reason("speed", f"{estimate.tokens_per_s:,.1f} tok/s per user <"
+                                             f" {self.request.min_tokens_per_s:g} (--min-tok-s) with"
+                                             f" {self.request.users} users; {users_at} users get it")
         performance = self.performance(chip, count, figures, estimate)
-        if reason is None and self.request.min_tok_s is not None and estimate is not None:
-            per_user = estimate.aggregate_tokens_per_s / max(self.request.users, 1)
-            if per_user < self.request.min_tok_s:
-                reason = Reason("speed", f"{per_user:,.1f} tok/s per user, below --min-tok-s "
-                                         f"{self.request.min_tok_s:g}")
         price = card.price * count if card.price is not None else None
         cost = None
         if price is not None:
@@ -328,6 +359,8 @@ class _Scorer:
         if estimate is not None and count > 1:
             notes.append(_multi_gpu_note(estimate, link, count, self.work))
         headroom = usable - needed
+        if reason is not None and reason.kind == "memory" and self.need.engine:
+            reason = Reason("memory", f"{reason.text} ({engines.get(self.need.engine).memory} rule)")
         if reason is None and 0 <= headroom < params.TIGHT_FIT.value * usable:
             notes.append(f"tight: {headroom:.1f} GiB spare of {usable:.1f} GiB usable per card")
         scaling = perf.scaling(count, perf.training_link(chip, count))
@@ -351,7 +384,35 @@ class _Scorer:
             aggregate_tokens_per_s=round(estimate.aggregate_tokens_per_s, 1) if estimate is not None else None,
             prompt_tokens=prefilled.prompt_tokens if prefilled is not None else None,
             prefill_tokens_per_s=round(prefilled.tokens_per_s) if prefilled is not None else None,
-            time_to_first_token_s=round(prefilled.seconds, 3) if prefilled is not None else None)
+            time_to_first_token_s=round(self.first_token(prefilled, estimate), 3) if prefilled is not None else None,
+            engine_version=self.version if inference else None,
+            output_tokens=self.output if inference and self.serving else None,
+            batched_users=estimate.batched if estimate is not None and self.serving else None,
+            max_sequences=capacity if inference and self.serving else None,
+            users_at_min_tok_s=users_at,
+            peer_to_peer=link.p2p if link is not None and estimate is not None and estimate.mode == "tensor parallel"
+            and link.kind == "pcie" else None,
+            memory_rule=self.need.rule if inference else None)
+
+    def serving_args(self, chip: GpuChip, count: int) -> dict[str, Any]:
+        """Continuous batching's inputs for --users > 1: the prompt and output lengths and the sequences of that
+        length whose KV cache the engine's memory rule leaves room for."""
+        if not self.serving:
+            return {}
+        model = self.request.memory.model or self.request.memory.shape
+        capacity = None
+        if model is not None and model.kv_heads is not None:
+            capacity = memory.sequences_that_fit(
+                model, self.precision, chip.memory, count, self.request.engine, self.prompt + self.output,
+                version=self.request.engine_version, kv_cache=self.request.memory.kv_cache,
+                fraction=self.request.memory.memory_fraction)
+        return {"prompt": self.prompt, "output": self.output, "capacity": capacity}
+
+    def first_token(self, prefilled: decode.PrefillEstimate, estimate: decode.DecodeEstimate | None) -> float:
+        """Seconds to the first token: the prompt's prefill, and with many users one step of the running batch."""
+        if estimate is None or not self.serving:
+            return prefilled.seconds
+        return prefilled.seconds + estimate.ms_per_token / 1e3
 
     def notes(self, card: Card) -> list[str]:
         chip = card.chip
