@@ -149,9 +149,11 @@ def _cold(text: str, allow: bool, runs: int) -> list[float]:
     try:
         for _ in range(runs):
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "planner", "solve", str(path), "--format", "json",
-                            *(["--allow-power-limits"] if allow else [])], capture_output=True, check=False)
+            run = subprocess.run([sys.executable, "-m", "planner", "solve", str(path), "--format", "json",
+                                  *(["--allow-power-limits"] if allow else [])], capture_output=True, check=False)
             times.append(time.perf_counter() - start)
+            if run.returncode not in (0, 1):  # a cold run that failed measures nothing
+                raise SystemExit(f"planner solve exited {run.returncode}: {run.stderr.decode()[-500:]}")
     finally:
         path.unlink(missing_ok=True)
     return times

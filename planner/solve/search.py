@@ -285,9 +285,13 @@ class Search:
             self._leaf(Completion(board, case, plan, cpu, (), len(self.base.circuits)), price)
             return
         need = self._min_dc(build)
+        if self.strict:  # psu.headroom warns above the target load: the first search wants the rating to spare
+            need /= self.settings.psu_target
         voltages = self._voltages()
         psus = [c for c in self.lists["psu"] if isinstance(c.part, Psu)
                 and any(runs_on(c.part, v) for v in voltages)]  # outlet.inlet fails a unit on no circuit's voltage
+        if self.strict:  # one unit feeds everything: psu.connectors warns where it needs adapters, fails when short
+            psus = [c for c in psus if self._plugs_native(_psu(c), build)]
         top = max(voltages)
         ratings = [rated_watts(c.part, top) for c in psus if isinstance(c.part, Psu)]
         best_after = list(itertools.accumulate(reversed(ratings), max))[::-1]  # highest rating from index i on
@@ -525,6 +529,8 @@ class Search:
         catalog only estimates them: then too many only warns)."""
         if self.partial.given["psu"]:
             return len(self.base.psus)
+        if self.strict:
+            return 1  # psu.multi warns on every build with two or more PSUs: the first search takes one
         if case is None:
             return MAX_PSUS  # (estimated mounts are judged as sourced: self.settings)
         return max(min(len(case.mounts()), MAX_PSUS), 0)
@@ -602,6 +608,14 @@ class Search:
                     found.append("a 240 V circuit: [[circuit]] outlet = \"nema-6-20\" (240 V, 20 A)")
                 self.outlet = outlet
         return found
+
+    def _plugs_native(self, psu: Psu, build: ResolvedBuild) -> bool:
+        """Whether one PSU's own plugs feed every card and the CPU without adapters (estimates as sourced)."""
+        from planner.physics.connectors import allocate_plugs, cpu_eps_plugs, gpu_plug_need
+
+        gpus = self._lowest_limits(build).gpus
+        use = allocate_plugs(psu, gpus, [gpu_plug_need(g) for g in gpus], cpu_eps_plugs(dc_budget(build).cpu))
+        return not use.adapters and not use.short
 
     def _given_psu_errors(self, build: ResolvedBuild) -> list[Finding]:
         """With the file's own PSUs, the checks that read only the GPUs, the CPU, the PSUs and the circuits are
