@@ -83,11 +83,11 @@ def test_a_prices_option_wins_over_the_config_directory_file_by_id(
 def test_a_price_file_changes_the_recommendation_ranking(tmp_path: Path) -> None:
     argv = ("recommend", "--workload", "llm-inference", "--memory", "20", "--gpus", "1", "--format", "json")
     before = json.loads(run_cli(*argv).out)["recommended"]
-    quotes = _price_file(tmp_path, 'nvidia-rtx-3090-fe = { price = 600, date = "2026-11", note = "used" }\n')
+    quotes = _price_file(tmp_path, 'nvidia-rtx-4090-fe = { price = 300, date = "2026-11", note = "a friend\'s" }\n')
     after = json.loads(run_cli(*argv, "--prices", quotes).out)["recommended"]
-    assert before["chip"] != "rtx-3090"
-    assert (after["board"], after["price_usd"]) == ("nvidia-rtx-3090-fe", 600.0)
-    assert f"price: your price (2026-11) from {quotes}:2: used" in after["notes"]
+    assert before["chip"] != "rtx-4090"
+    assert (after["board"], after["price_usd"]) == ("nvidia-rtx-4090-fe", 300.0)
+    assert f"price: your price (2026-11) from {quotes}:2: a friend's" in after["notes"]
 
 
 def test_an_export_marks_the_prices_from_the_price_file(tmp_path: Path) -> None:
