@@ -92,9 +92,12 @@ def describe(result: SolveResult | None, problem: str | None) -> list[str]:
         price = "another circuit" if added.kind == "circuit" else (
             usd(added.price_usd) if added.price_usd is not None else "no price")
         lines.append(f"  {added.kind:<12} {added.part:<44} {price}")
-    total = usd(result.price_usd) if result.price_usd is not None else "unknown (a part has no price)"
+    total = usd(result.added_usd) if result.added_usd is not None else "unknown (a part has no price)"
     proved = "proved the cheapest" if result.optimal else "not proved the cheapest"
-    lines.append(f"  total {total} ({proved}; {result.searched:,} candidates judged)")
+    lines.append(f"  total added {total} ({proved}; {result.searched:,} candidates judged)")
+    if result.price_usd is not None and result.price_usd != result.added_usd:
+        lines.append(f"  to buy {usd(result.price_usd)} with the parts the build gives"
+                     + (f"; owned {usd(result.owned_usd)}" if result.owned_usd else ""))
     if result.report is not None:
         warnings = sum(f.severity == "warning" for f in result.report.findings)
         lines.append(f"  the completed build: {result.report.verdict.upper()}"
