@@ -222,7 +222,7 @@ def test_an_infeasible_build_exits_1_with_one_sentence(tmp_path: Path) -> None:
     path.write_text('region = "us"\n[[gpu]]\npart = "nvidia-rtx-3090-fe"\ncount = 4\n')
     run = run_cli("solve", path, "--no-builtin", "--catalog", SMALL)
     assert run.code == 1
-    assert run.err.count("\n") == 1 and "psu.split" in run.err
+    assert run.err.count("\n") == 1 and "outlet.continuous" in run.err  # the circuit binds first, before the PSUs
 
 
 def test_a_card_no_case_holds_is_infeasible_by_its_length(tmp_path: Path) -> None:

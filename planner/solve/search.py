@@ -295,10 +295,15 @@ class Search:
         top = max(voltages)
         ratings = [rated_watts(c.part, top) for c in psus if isinstance(c.part, Psu)]
         best_after = list(itertools.accumulate(reversed(ratings), max))[::-1]  # highest rating from index i on
+        dc = self._min_dc(build)
         for count in range(1, self._psu_cap(case) + 1):
             for chosen, chosen_price in self._psu_sets(psus, ratings, best_after, count, need, price):
                 for circuits, assignment in self._assignments(count):
                     units = tuple((_psu(psus[i]), c) for i, c in zip(chosen, assignment, strict=True))
+                    if circuits == 1 and (reason := self._one_circuit_over(dc, [u for u, _ in units])):
+                        self._note_stage("psu")
+                        self._reject("psu", "outlet.continuous", reason)
+                        continue
                     self._leaf(Completion(board, case, plan, cpu, units, circuits), chosen_price)
                     if self.cut:
                         return
@@ -462,8 +467,10 @@ class Search:
     def _fit_errors(self, build: ResolvedBuild, plan: RiserPlan) -> list[Finding]:
         """Where the cards go: judged once per board, case geometry (slots, mounts, open frame) and riser plan."""
         case = build.case
+        # the placement reads of a riser its kind and lanes only (planner/placement/layout.py): risers alike in
+        # those place alike
         key = (build.motherboard.id, case.expansion_slots, case.open_frame, case.vertical_gpu_mounts, plan.moves,
-               plan.riser.id if plan.riser else None)
+               (plan.riser.kind, plan.riser.lanes) if plan.riser else None)
         if key not in self._fit:
             self._fit[key] = self._errors(build, checks_at("risers"))
         return self._fit[key]
@@ -573,7 +580,13 @@ class Search:
         reason = self._circuit_room(frugal, continuous=True)
         if reason is not None:
             self._reject("cpu", "outlet.continuous", reason)
-        return reason
+            return reason
+        if not self.partial.given["psu"] and not any(
+                self._plugs_native(c.part, frugal) for c in self.lists["psu"] if isinstance(c.part, Psu)):
+            reason = "no single PSU in the catalogs feeds every input from its own plugs (adapters warn)"
+            self._reject("psu", "psu.connectors", reason)
+            return reason
+        return None
 
     def openings(self) -> list[str]:
         """Options that lift the power bound that makes a build infeasible before any part is chosen: lower power
@@ -608,6 +621,20 @@ class Search:
                     found.append("a 240 V circuit: [[circuit]] outlet = \"nema-6-20\" (240 V, 20 A)")
                 self.outlet = outlet
         return found
+
+    def _one_circuit_over(self, dc: float, units: Sequence[Psu]) -> str | None:
+        """A reason PSUs that all plug into the one circuit draw more at the wall than its breaker carries (its
+        continuous limit in the first search) even at their best efficiency (outlet.continuous)."""
+        circuits = [c for c in self.base.circuits if not c.assumed]
+        outlet, other = (circuits[0].outlet, circuits[0].other_load) if circuits else (self.outlet, 0.0)
+        best = max(_peak_efficiency(u.efficiency, outlet.voltage) for u in units)
+        wall = dc / best + other
+        limit = outlet.continuous_limit if self.strict else outlet.voltage * outlet.breaker_current
+        if wall <= limit:
+            return None
+        return (f"{len(units)} PSU{'s' if len(units) > 1 else ''} on one {outlet.standard} circuit draw at least "
+                f"{wall:,.0f} W at the wall ({dc:,.0f} W DC at {best:.0%} efficiency at best), over its "
+                f"{limit:,.0f} W {'continuous limit' if self.strict else 'breaker rating'}")
 
     def _plugs_native(self, psu: Psu, build: ResolvedBuild) -> bool:
         """Whether one PSU's own plugs feed every card and the CPU without adapters (estimates as sourced)."""
@@ -703,6 +730,13 @@ class Search:
                 gpu = gpu._replace(riser=plan.riser)
             gpus.append(gpu)
         return [g._replace(index=i) for i, g in enumerate(gpus)]
+
+
+def _peak_efficiency(grade: str, voltage: float) -> float:
+    """The highest efficiency a grade's curve reaches at a circuit's voltage."""
+    from planner.physics.efficiency import efficiency_curve, is_low_line
+
+    return max(eff for _, eff in efficiency_curve(grade, is_low_line(voltage)))
 
 
 def _reads_power_only(code: str) -> bool:
