@@ -672,8 +672,8 @@ class Search:
     def _circuit_room(self, build: ResolvedBuild, continuous: bool = False) -> str | None:
         """A reason no PSUs can work on the circuits the build may use: the DC load (at the lowest limits) is
         more than their breakers carry, even at 100 % conversion efficiency (outlet.continuous fails a circuit
-        over its breaker rating); with `continuous`, more than their continuous limits (where outlet.continuous
-        warns: what the first search, for builds that pass, refuses)."""
+        over its breaker rating); with `continuous`, more than the continuous limit of the one circuit the first
+        search's single PSU plugs into (outlet.continuous warns over it: what that search refuses)."""
         if self.partial.given["psu"]:
             return None
         circuits = [c for c in self.base.circuits if not c.assumed]
@@ -683,12 +683,16 @@ class Search:
             return outlet.continuous_limit if continuous else outlet.voltage * outlet.breaker_current
 
         capacity = sum(carries(c.outlet) - c.other_load for c in circuits) + added * carries(self.outlet)
+        if continuous:  # the first search takes one PSU: it plugs into one circuit
+            capacity = max([carries(c.outlet) - c.other_load for c in circuits]
+                           + ([carries(self.outlet)] if added > 0 else []))
+            added = min(added, 1)
         load = self._min_dc(build)
         if load <= capacity:
             return None
         outlets = _circuits_text(circuits, added, self.outlet)
         floor = " at the cards' lowest power limits" if self.allow_power_limits else ""
-        limit = "continuous limits" if continuous else "breakers"
+        limit = "continuous limit of the best single circuit" if continuous else "breakers"
         return (f"the build draws at least {load:,.0f} W DC{floor} with the {build.cpu.name}, more than the "
                 f"{capacity:,.0f} W the {limit} of {outlets} carry (max_circuits = {self.partial.max_circuits})")
 
