@@ -25,6 +25,7 @@ from planner.build import buildfile
 from planner.build.base_system import BaseItem, base_price, base_system
 from planner.build.resolve import DEFAULT_OUTLETS, CircuitUse, GpuInstance, PsuUse, ResolvedBuild, resolve
 from planner.catalog import Catalog
+from planner.checks.case import assign
 from planner.checks.context import Context, Settings
 from planner.checks.cpu import same_socket
 from planner.checks.findings import Finding
@@ -290,8 +291,15 @@ class Search:
         voltages = self._voltages()
         psus = [c for c in self.lists["psu"] if isinstance(c.part, Psu)
                 and any(runs_on(c.part, v) for v in voltages)]  # outlet.inlet fails a unit on no circuit's voltage
+        mounts = case.mounts()  # case.psu-bays fails a unit whose form factor fits none of the case's mounts
+        psus = [c for c in psus if assign([_psu(c)], mounts, lengths=False) is not None]
         if self.strict:  # one unit feeds everything: psu.connectors warns where it needs adapters, fails when short
             psus = [c for c in psus if self._plugs_native(_psu(c), build)]
+        if not psus:
+            self._note_stage("psu")
+            self._reject("psu", "case.psu-bays", f"no PSU in the catalogs with a price fits a mount of the {case.name}"
+                         f" ({', '.join(sorted({m.form_factor.upper() for m in mounts})) or 'none'})")
+            return
         top = max(voltages)
         ratings = [rated_watts(c.part, top) for c in psus if isinstance(c.part, Psu)]
         best_after = list(itertools.accumulate(reversed(ratings), max))[::-1]  # highest rating from index i on
