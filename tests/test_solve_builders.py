@@ -84,3 +84,16 @@ def test_owned_psu_too_small_for_four_cards_is_infeasible_at_once_with_the_way_o
     assert data["status"] == "infeasible" and data["searched"] == 0
     assert "PSUs are rated for together" in data["binding"]
     assert any("--allow-power-limits" in note for note in data["notes"])
+
+
+def test_recommend_ranks_completed_machines_cheapest_first_at_the_speed_asked() -> None:
+    run = run_cli("recommend", "--workload", "llm-inference", "--model", "llama-3.1-70b", "--precision", "q4_k_m",
+                  "--min-tok-s", "15", "--complete", "--sort", "machine-price", "--top", "3", "--format", "json")
+    assert run.code == 0, run.err
+    complete = json.loads(run.out)["complete"]
+    machines = complete["by_machine_price"]
+    prices = [m["price_usd"] for m in machines]
+    assert machines and prices == sorted(prices)  # the cheapest whole machine first
+    assert all(m["option"]["tokens_per_s"] >= 15 for m in machines)
+    verdicts = {o["option"]["board"]: o["solve"]["report"]["verdict"] for o in complete["options"]}
+    assert all(verdicts[m["option"]["board"]] in ("pass", "warn") for m in machines)  # each passes planner check
