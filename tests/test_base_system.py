@@ -9,7 +9,8 @@ import pytest
 from planner.build.base_system import MIN_RAM_GB, base_system, channels
 from planner.catalog import Catalog
 from planner.models.parts import Cpu, Motherboard
-from tests.conftest import example, run_cli
+
+from conftest import example, run_cli
 
 CATALOG = Catalog()
 BOARDS = [b for b in CATALOG.all("motherboard", curated=True) if isinstance(b, Motherboard)]

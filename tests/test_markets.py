@@ -16,7 +16,8 @@ import pytest
 from planner.catalog import Catalog, builtin_dir
 from planner.catalog.prices import for_market, is_stale, load_prices, price_stats, stale_before, total_stats
 from planner.models.parts import GpuBoard
-from tests.conftest import TODAY, example, run_cli
+
+from conftest import TODAY, example, run_cli
 
 PASSING = example("pass-dual-3090-wrx80.toml")  # 2 × RTX 3090 FE on WRX80
 SOLVE_GPUS_ONLY = Path(__file__).parent / "data" / "solve" / "builds" / "gpus-only.toml"

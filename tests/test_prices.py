@@ -14,7 +14,8 @@ import pytest
 from planner.catalog import Catalog, builtin_dir
 from planner.catalog.prices import load_prices, price_stats
 from planner.errors import InputError
-from tests.conftest import ROOT, example, run_cli
+
+from conftest import ROOT, example, run_cli
 
 PASSING = example("pass-dual-3090-wrx80.toml")  # case, board, CPU, 2 × RTX 3090 FE, AX1600i, the base system
 

@@ -23,7 +23,8 @@ from planner.solve.partial import Partial
 from planner.solve.reads import STAGE_OF
 from planner.solve.search import Search
 from planner.solve.space import Objective
-from tests.conftest import run_cli
+
+from conftest import run_cli
 
 DATA = Path(__file__).resolve().parent / "data" / "solve"
 SMALL = DATA / "small"

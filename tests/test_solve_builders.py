@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import run_cli
+from conftest import run_cli
 
 BUILDERS = Path(__file__).resolve().parent / "data" / "solve" / "builder"
 
