@@ -1,8 +1,8 @@
 """The base system: what every machine needs besides its GPUs, board, CPU, case and PSUs — RAM, a system SSD
-and a CPU cooler. One model, used alike by every total the planner gives: a checked build's parts list and
-price (planner/build/parts_list.py), `planner solve` and `recommend --complete` (the solver prices it with each
-board and CPU it tries), the recommendation ranking, cloud vs buy and `recommend --into`
-(planner/recommend/platform.py, which prices the platform around the cards with this same model).
+and a CPU cooler. One model for every total that names a board and a CPU: a checked build's parts list and
+price (planner/build/parts_list.py, through the resolved build), exports, `planner solve` and
+`recommend --complete`/`--into` (the solver prices it with each board and CPU it tries). The recommendation
+ranking and cloud vs buy, which know no board yet, still add the base desktop of planner/recommend/params.py.
 
 The parts come from the `base-part` catalog (catalogs/base-parts.toml); each choice is the cheapest priced part
 that meets the rule below, and says why:
