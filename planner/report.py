@@ -51,6 +51,14 @@ class DcBudgetSummary(NamedTuple):
     other_w: float
 
 
+class BaseSystemPart(NamedTuple):
+    """A part of the base system (RAM, system SSD, CPU cooler) that the price includes."""
+
+    role: str  # ram | ssd | cooler
+    part: str  # catalog id
+    quantity: int
+
+
 class Summary(NamedTuple):
     dc_load_w: float  # Sustained DC load.
     dc_peak_w: float | None  # DC load with every GPU at its 1–5 ms excursion at once (PSU protection acts from 1 ms).
@@ -66,6 +74,8 @@ class Summary(NamedTuple):
     assumptions: list[str]
     price_markets: dict[str, str]  # Each priced part's market: "new", "used" (sold listings) or "yours".
     stale_prices: list[str]  # Priced parts whose price was seen more than 12 months ago (check it before buying).
+    #: The base system in the price, as the base-system model chose it (JSON: [{"role", "part", "quantity"}])
+    base_system: tuple[BaseSystemPart, ...] = ()
 
     @property
     def price_unknown(self) -> bool:
@@ -115,7 +125,8 @@ def summarize(ctx: Context) -> Summary:
         psus=psus, circuits=circuits, gpus=gpus,
         relative_perf=round(ctx.performance.relative_perf, 4) if ctx.build.gpus else None,  # no GPU, no speed
         price_usd=price, price_missing=missing, price_dates=dates, user_prices=user,
-        assumptions=build.assumptions, price_markets=markets, stale_prices=stale)
+        assumptions=build.assumptions, price_markets=markets, stale_prices=stale,
+        base_system=tuple(BaseSystemPart(item.role, item.part.id, item.quantity) for item in build.base))
 
 
 def _temperature(ctx: Context, gpu: int) -> float | None:

@@ -66,6 +66,10 @@ def _totals(report: Report) -> Table:
              usd(s.price_usd) + (f", prices {dates}" if dates else "") + (f" ({markets})" if markets else "")
              + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else ""))
     table.add_row("Price", _text(price))
+    if s.base_system:
+        table.add_row("Base system", _text(", ".join(
+            f"{b.quantity} × {b.part}" if b.quantity > 1 else b.part for b in s.base_system)
+            + " (in the price; chosen by the planner for this board and CPU)"))
     if stale := stale_line(s.stale_prices, s.price_dates):
         table.add_row("Stale", _text(stale, "yellow"))
     for part, origin in s.user_prices.items():

@@ -50,6 +50,10 @@ def render_report(report: Report) -> str:
     if s.price_missing and not s.price_unknown:
         price += f" (without {', '.join(s.price_missing)}: no price in the catalog)"
     lines.append(f"  Price: {price}")
+    if s.base_system:
+        chosen = ", ".join(f"{b.quantity} × {b.part}" if b.quantity > 1 else b.part
+                           for b in s.base_system)
+        lines.append(f"  Base system in the price (chosen by the planner for this board and CPU): {chosen}")
     if stale := stale_line(s.stale_prices, s.price_dates):
         lines.append(f"  {stale}")
     lines.extend(f"  Your price: {part} from the {origin}" for part, origin in s.user_prices.items())
