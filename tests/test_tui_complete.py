@@ -61,3 +61,22 @@ async def test_complete_without_gpus_asks_for_them_first(catalog: Catalog) -> No
         await pilot.press("s")
         await pilot.pause()
         assert not isinstance(app.screen, CompleteBuild)
+
+
+@pytest.mark.asyncio
+async def test_complete_of_a_full_build_has_nothing_to_add_but_prices_its_base_system(catalog: Catalog) -> None:
+    from conftest import example
+
+    app = make_app(example("pass-dual-3090-wrx80.toml"), catalog)
+    async with app.run_test(size=(100, 30)) as pilot:
+        before = app.session.text()
+        await pilot.press("s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CompleteBuild) and screen.result is not None
+        assert {a.kind for a in screen.result.added} == {"ram", "ssd", "cooler"}  # bought, but not in the file
+        assert "Nothing to add" in str(screen.query_one("#text", Static).render())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.text() == before and not app.session.dirty

@@ -16,7 +16,7 @@ from planner.catalog import Catalog
 from planner.checks.context import Settings
 from planner.report import Report
 from planner.solve.complete import to_toml
-from planner.solve.explain import Added, added_parts, explain, infeasible_sentence
+from planner.solve.explain import BASE_KINDS, Added, added_parts, explain, infeasible_sentence
 from planner.solve.partial import Partial, parse_partial, read_partial
 from planner.solve.search import Outcome, Search
 from planner.solve.space import OBJECTIVES, Objective, ObjectiveName
@@ -44,6 +44,12 @@ class SolveResult(NamedTuple):
     notes: list[str]
     added_usd: float | None = None  # the parts added (the base system included)
     owned_usd: float = 0.0  # the parts the file marks owned, at their prices (known ones)
+
+    @property
+    def file_changes(self) -> list[Added]:
+        """The added parts the completed build file names (the base system's RAM, SSD and cooler are priced in,
+        not written)."""
+        return [a for a in self.added if a.kind not in BASE_KINDS]
 
 
 def solve(partial: Partial, catalog: Catalog, *, objective: ObjectiveName = "cheapest", budget: float | None = None,

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 TRIED = 12  # cheaper candidates (and runners-up) re-checked per added kind
 
 
+#: Kinds of the base system (planner/build/base_system.py) among the added parts: priced in, not in the file.
+BASE_KINDS = ("ram", "ssd", "cooler")
+
+
 class Added(NamedTuple):
     """One part the solver added (a PSU or riser cable bought twice is listed twice)."""
 

@@ -69,7 +69,7 @@ class CompleteBuild(ModalScreen[str | None]):
     def action_apply(self) -> None:
         if self.result is None and self.problem is None:
             return  # still searching
-        if self.result is not None and self.result.status == "solved" and self.result.added:
+        if self.result is not None and self.result.status == "solved" and self.result.file_changes:
             self.dismiss(self.result.build_toml)
         else:
             self.dismiss(None)
@@ -84,9 +84,10 @@ def describe(result: SolveResult | None, problem: str | None) -> list[str]:
         return [f"The build cannot be completed as it is: {problem}", "", "esc: back"]
     if result.status != "solved":
         return [f"No completion passes every check: {result.binding}", "", "esc: back"]
-    if not result.added:
+    if not result.file_changes:
         verdict = result.report.verdict.upper() if result.report is not None else "?"
-        return [f"Nothing to add: the build names every part and passes ({verdict}).", "", "esc: back"]
+        return [f"Nothing to add: the build names every part and passes ({verdict}); its base system (RAM, SSD,"
+                " CPU cooler) is priced in.", "", "esc: back"]
     lines = ["Adds:"]
     for added in result.added:
         price = "another circuit" if added.kind == "circuit" else (
