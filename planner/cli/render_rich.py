@@ -67,7 +67,7 @@ def _totals(report: Report) -> Table:
              + (f" (no price: {', '.join(s.price_missing)})" if s.price_missing else ""))
     table.add_row("Price", _text(price))
     if stale := stale_line(s.stale_prices, s.price_dates):
-        table.add_row("Stale", _text(stale, "yellow"))
+        table.add_row("", _text(stale, "yellow"))  # under the price it qualifies
     for part, origin in s.user_prices.items():
         table.add_row("Your price", _text(f"{part} from the {origin}"))
     for a in s.assumptions:
