@@ -71,7 +71,7 @@ def _totals(report: Report) -> Table:
             f"{b.quantity} × {b.part}" if b.quantity > 1 else b.part for b in s.base_system)
             + " (in the price; chosen by the planner for this board and CPU)"))
     if stale := stale_line(s.stale_prices, s.price_dates):
-        table.add_row("Stale", _text(stale, "yellow"))
+        table.add_row("", _text(stale, "yellow"))  # under the price it qualifies
     for part, origin in s.user_prices.items():
         table.add_row("Your price", _text(f"{part} from the {origin}"))
     for a in s.assumptions:

@@ -238,7 +238,7 @@ def to_text(build: ResolvedBuild) -> str:
         lines.append(f"{r.quantity:>3} × {name:<{width}}  {r.kind:<11} {price} {line_total}  "
                      f"{r.market or '':<5} {r.price_date or '':<7}{' stale' if r.stale else ''}{mark}".rstrip())
     lines.append(f"{'Total (USD)':>{width + 29}} {total:>11,.2f}")
-    lines.extend(note.replace("Your price for", "* Your price for") for note in _notes(rows))
+    lines.extend(printable(note.replace("Your price for", "* Your price for")) for note in _notes(rows))
     if unknown:
         lines.append(f"{unknown} part(s) without a price are not in the total.")
     return "\n".join(lines) + "\n"
