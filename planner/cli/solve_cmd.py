@@ -92,12 +92,22 @@ def render(result: SolveResult) -> str:
         lines.extend(f"  note: {note}" for note in result.notes)
         return "".join(printable(line) + "\n" for line in lines)
     lines.append("Added:")
+    counts: dict[tuple[str, str], int] = {}
+    for added in result.added:  # the same part bought several times on one line ("4 × …")
+        counts[(added.kind, added.part)] = counts.get((added.kind, added.part), 0) + 1
+    shown = set()
     for added in result.added:
-        price = "no price" if added.price_usd is None else usd(added.price_usd)
+        key = (added.kind, added.part)
+        if key in shown:
+            continue
+        shown.add(key)
+        n = counts[key]
+        price = "no price" if added.price_usd is None else usd(added.price_usd) + (" each" if n > 1 else "")
         price += price_tag(result.report.summary, added.part) if result.report and added.kind != "circuit" else ""
         if added.kind == "circuit":
             price = "another circuit (its own breaker)"
-        lines.append(f"  {added.kind:<12} {added.part:<48} {price}")
+        part = f"{n} × {added.part}" if n > 1 else added.part
+        lines.append(f"  {added.kind:<12} {part:<48} {price}")
     total = "unknown (a part has no price)" if result.added_usd is None else usd(result.added_usd)
     lines.append(f"  {'total added':<12} {'':<48} {total}")
     to_buy = "unknown (a part has no price)" if result.price_usd is None else usd(result.price_usd)
