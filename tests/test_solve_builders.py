@@ -97,3 +97,24 @@ def test_recommend_ranks_completed_machines_cheapest_first_at_the_speed_asked() 
     assert all(m["option"]["tokens_per_s"] >= 15 for m in machines)
     verdicts = {o["option"]["board"]: o["solve"]["report"]["verdict"] for o in complete["options"]}
     assert all(verdicts[m["option"]["board"]] in ("pass", "warn") for m in machines)  # each passes planner check
+
+
+def test_a_completed_machine_costs_the_same_in_the_ranking_cloud_vs_buy_and_its_solve() -> None:
+    run = run_cli("recommend", "--workload", "llm-inference", "--model", "llama-3.1-70b", "--precision", "q4_k_m",
+                  "--complete", "--sort", "machine-price", "--top", "2", "--format", "json")
+    data = json.loads(run.out)
+    first = data["complete"]["by_machine_price"][0]
+    key = (first["option"]["board"], first["option"]["count"])
+    solved = next(o for o in data["complete"]["options"] if (o["option"]["board"], o["option"]["count"]) == key)
+    assert data["recommended"]["board"] == first["option"]["board"]
+    assert data["tco"]["hardware_cost_usd"] == pytest.approx(first["price_usd"])  # cloud vs buy of that machine
+    assert solved["solve"]["price_usd"] == pytest.approx(first["price_usd"])  # what its solve says to buy
+    base = {a["kind"] for a in solved["solve"]["added"]} & {"ram", "ssd", "cooler"}
+    assert base == {"ram", "ssd", "cooler"}  # the base-system model's parts, in that one number
+
+
+def test_without_complete_cloud_vs_buy_adds_the_rankings_desktop_to_the_cards() -> None:
+    run = run_cli("recommend", "--workload", "llm-inference", "--model", "llama-3.1-8b", "--gpus", "2",
+                  "--format", "json")
+    data = json.loads(run.out)
+    assert data["tco"]["hardware_cost_usd"] == pytest.approx(data["recommended"]["cost_basis_usd"])

@@ -62,10 +62,19 @@ def run_extended(args: argparse.Namespace, catalog: Catalog, request: Request, r
                          file=str(args.into))
     chosen, mode, machine = _pick(args, rec, adds, machines)
     into = _into(args, catalog, chosen, mode, machine) if args.into is not None else None
+    tco = cost = None
+    if machine is not None and machine.result.build_toml is not None:  # cloud vs buy of the machine itself
+        from planner.recommend import params
+        from planner.recommend.tco import cloud_vs_buy, hours_from, machine_cost
+
+        cost = machine_cost(machine.result.build_toml, machine.result.file, catalog, machine.price_usd, args.region)
+        electricity = args.electricity if args.electricity is not None else params.DEFAULT_ELECTRICITY_PRICE.value
+        tco = cloud_vs_buy(cost.price_usd, cost.power_w, hours_from(args.hours_per_day, args.utilization),
+                           electricity, args.cloud_price)
     if args.format == "json":
         from planner.cli.render_recommend import to_json
 
-        data = to_json(rec, args.precision, counts, None, chosen if mode == "replace" else None, into and into[0])
+        data = to_json(rec, args.precision, counts, tco, chosen if mode == "replace" else None, into and into[0])
         if chosen is not None:
             data["recommended"] = {**asdict(chosen), "mode": mode}
         data["precision_hint"] = hint
@@ -74,6 +83,10 @@ def run_extended(args: argparse.Namespace, catalog: Catalog, request: Request, r
         write_json(data)
         return ExitCode.OK
     text = render_extended(args, rec, counts, adds, machines, hint)
+    if tco is not None and machine is not None:
+        from planner.cli.render_recommend import tco_lines
+
+        text += "\n" + "\n".join(tco_lines(tco, cost, f"Cloud vs buy for the completed {label(machine.option)}")) + "\n"
     sys.stdout.write(printable(text, newlines=True))
     if into is not None:
         sys.stdout.write("\n" + printable(into[1], newlines=True))

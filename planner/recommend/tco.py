@@ -136,12 +136,34 @@ def option_cost(candidate: Candidate, catalog: Catalog, fit: BuildFit | None = N
         tdp = catalog.typed("gpu-chip", candidate.chip, GpuChip).tdp
     dc = candidate.count * tdp + params.BASE_SYSTEM_POWER.value
     efficiency = WALL_EFFICIENCY.value
-    price = (candidate.price_usd or 0.0) + params.BASE_DESKTOP_PRICE.value
+    desktop = desktop_share(candidate.count)  # the same base desktop the ranking adds to the cards
+    price = (candidate.price_usd or 0.0) + desktop
     missing = [] if candidate.price_usd is not None else [candidate.board or candidate.chip]
-    desktop = params.BASE_DESKTOP_PRICE.value
     return BuildCost(price, dc / efficiency, missing,
                      f"{candidate.count} × {tdp:,.0f} W + {params.BASE_SYSTEM_POWER.value:,.0f} W for the rest"
-                     f" ÷ {efficiency:.0%} efficiency; price with a ${desktop:,.0f} base desktop")
+                     f" ÷ {efficiency:.0%} efficiency; price with the base desktop's share for {candidate.count}"
+                     f" card{'s' if candidate.count > 1 else ''}, ${desktop:,.0f} (as the ranking adds)")
+
+
+def desktop_share(count: int) -> float:
+    """What the ranking and cloud vs buy add to an option's cards for the machine around them (no build given):
+    the base desktop's price shared over the cards it holds (params.BASE_DESKTOP_PRICE, BASE_DESKTOP_GPUS)."""
+    return params.BASE_DESKTOP_PRICE.value / params.BASE_DESKTOP_GPUS.value * count
+
+
+def machine_cost(text: str, label: str, catalog: Catalog, price_usd: float | None,
+                 region: str | None = None) -> BuildCost:
+    """A completed machine (`recommend --complete`): its wall draw from its own check, priced at what the solver
+    says buying it costs (the same total the completed ranking shows)."""
+    from planner.build import buildfile
+    from planner.build.resolve import resolve
+
+    spec, raw = buildfile.loads(text, label)
+    build = resolve(spec, raw, catalog, label=label, text=text, region=region)  # type: ignore[arg-type]
+    cost = _cost_of(build, catalog)
+    if price_usd is None:
+        return cost
+    return cost._replace(price_usd=price_usd, price_missing=[])
 
 
 def _cost_of(build: ResolvedBuild, catalog: Catalog) -> BuildCost:
