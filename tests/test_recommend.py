@@ -61,9 +61,17 @@ def test_ranking_by_value_is_by_performance_per_dollar(llama_70b: Recommendation
     assert speeds == sorted(speeds, reverse=True)
 
 
-def test_performance_per_dollar_counts_a_share_of_a_base_desktop(llama_70b: Recommendation) -> None:
+def test_performance_per_dollar_counts_the_machine_planner_solve_buys_around_the_cards(
+        llama_70b: Recommendation, catalog: Catalog) -> None:
+    from planner.recommend.platform import desktop
+    from planner.solve import parse_partial, solve
+
     option = _option(llama_70b, "rtx-3090", 2)
-    assert option.cost_basis_usd == option.price_usd + 2 * 1800 / 4
+    around = desktop(catalog, 2)
+    reference = solve(parse_partial('[[gpu]]\npart = "gigabyte-rtx-3090-turbo"\ncount = 2\n', "r.toml", catalog),
+                      catalog, explain_choices=False)
+    assert around.solved and around.usd == reference.added_usd  # the base system included
+    assert option.cost_basis_usd == pytest.approx(option.price_usd + around.usd)
     assert option.perf_per_dollar == pytest.approx(option.performance / option.cost_basis_usd * 1000, abs=1e-4)
 
 

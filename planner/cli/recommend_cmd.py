@@ -140,6 +140,7 @@ def run_recommend(args: argparse.Namespace) -> int:
                            lora_rank=args.lora_rank, offload=args.offload, display=args.display,
                            memory_fraction=args.memory_fraction)
     request = Request(memory, budget=args.budget, gpus=args.gpus, fit=fit, vendor=args.vendor, engine=args.engine,
+                      region=args.region,
                       users=args.users, prompt_tokens=args.prompt, engine_version=args.engine_version,
                       output_tokens=args.output_tokens, min_tokens_per_s=args.min_tok_s)
     rec = recommend(request, catalog)

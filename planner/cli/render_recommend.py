@@ -142,8 +142,8 @@ def render(rec: Recommendation, precision: str, counts: list[int], top: int, tco
            cost: BuildCost | None, chosen: Candidate | None, chart: str) -> str:
     decode = rec.workload == "llm-inference"
     share = (f"the cards plus the other parts of {rec.build}" if rec.build else
-             f"the cards plus {usd(params.BASE_DESKTOP_PRICE.value / params.BASE_DESKTOP_GPUS.value)} of a base"
-             " desktop per card")
+             "the cards plus the machine around them (board, case, CPU, PSUs, RAM, SSD, cooler: what planner"
+             " solve buys for that many 2-slot 350 W cards)")
     lines = [headline(rec, precision), *memory_lines(rec.need, counts),
              f"Performance: {rec.basis}, relative to one H100 SXM (= 1.00); per $1,000 of {share}"]
     explained = inference_line(rec)

@@ -11,9 +11,9 @@ speed; tensor parallel adds speed by card count and interconnect; with --users, 
 batched inference at the chosen precision for image generation, 16-bit training (transformers, or CNNs for
 vision) at the batch each card holds for training and fine-tuning, the geometric mean of Dettmers' three
 figures for `general`. Several cards multiply training and batched throughput by count × s^log2(count),
-s fitted over PCIe and NVLink. Performance per dollar divides it by the option's price plus
-a share of a base desktop (Dettmers' normalisation: $1,800 ÷ 4 per card), or with a build by the
-price of the cards plus the build's other parts; it is quoted per $1,000.
+s fitted over PCIe and NVLink. Performance per dollar divides it by the option's price plus the machine
+around that many cards as `planner solve` buys it (planner/recommend/platform.py: board, case, CPU, PSUs and the
+base system), or with a build by the price of the cards plus the build's other parts; it is quoted per $1,000.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ class Request:
     engine_version: str | None = None  # the engine's era (a year or YYYY-MM; default the newest)
     output_tokens: int | None = None  # tokens each request generates (serving several users; DEFAULT_OUTPUT_TOKENS)
     min_tokens_per_s: float | None = None  # each user's decode speed an option must reach (filters options)
+    region: str | None = None  # where the machine around the cards is solved (planner/recommend/platform.py)
 
 
 @dataclass(frozen=True)
@@ -84,9 +85,9 @@ class Candidate:
     memory_needed_gb: float | None  # per card, GiB (the old name)
     relative_perf: dict[str, float]  # Dettmers' three figures for the option (H100 SXM = 1)
     performance: float  # the workload's figure for the option (H100 SXM = 1)
-    perf_per_dollar: float | None  # performance per $1,000 of price plus desktop share
+    perf_per_dollar: float | None  # performance per $1,000 of the cards plus the machine around them
     price_usd: float | None  # the cards
-    cost_basis_usd: float | None  # the cards plus the desktop share (or the build's other parts)
+    cost_basis_usd: float | None  # the cards plus the machine around them (or the build's other parts)
     tokens_per_s: float | None  # LLM inference: batch-1 decode
     notes: list[str]
     memory_gib: float = 0.0  # all its cards together
@@ -146,16 +147,21 @@ def recommend(request: Request, catalog: Catalog) -> Recommendation:
     workload = need.workload
     reference = catalog.typed("gpu-chip", params.REFERENCE_CHIP, GpuChip)
     fit = request.fit
-    desktop_share = (_rest_of_build_price(fit) if fit is not None
-                     else params.BASE_DESKTOP_PRICE.value / params.BASE_DESKTOP_GPUS.value)
     counts = ([request.gpus] if request.gpus else
               list(range(1, int((params.MAX_BUILD_GPUS if fit else params.DEFAULT_MAX_GPUS).value) + 1)))
+    if fit is not None:
+        rest = _rest_of_build_price(fit)
+        desktops = {n: rest for n in counts}
+    else:  # the machine around n cards, as planner solve buys it (planner/recommend/platform.py)
+        from planner.recommend.platform import desktop
+
+        desktops = {n: desktop(catalog, n, request.region).usd for n in counts}
     scorer = _Scorer(request, need, reference)
     candidates: list[Candidate] = []
     for chip, cards in _cards(catalog):
         chip_reason = _chip_reason(chip, cards, request)
         if chip_reason is not None:
-            candidates.append(scorer.candidate(cards[0], counts[0], chip_reason, desktop_share, fit is not None))
+            candidates.append(scorer.candidate(cards[0], counts[0], chip_reason, desktops[counts[0]]))
             continue
         broken: dict[str, tuple[int, str]] = {}  # board → (first count that failed the build, why)
         for count in counts:
@@ -163,7 +169,7 @@ def recommend(request: Request, catalog: Catalog) -> Recommendation:
             chosen, why = cards[0], reason
             if reason is None and fit is not None:
                 chosen, why = _first_fitting(cards, count, fit, broken, request.budget)
-            candidates.append(scorer.candidate(chosen, count, why, desktop_share, fit is not None))
+            candidates.append(scorer.candidate(chosen, count, why, desktops[count]))
     by_value = sorted((c for c in candidates if c.fits),
                       key=lambda c: (c.perf_per_dollar is None, -(c.perf_per_dollar or 0), -c.performance))
     by_speed = sorted((c for c in candidates if c.fits), key=lambda c: (-c.performance, c.price_usd or math.inf))
@@ -323,8 +329,8 @@ class _Scorer:
                       / perf.training_speed(self.reference, self.kind, largest_batch=True))
         return single * perf.scaling(count, link)
 
-    def candidate(self, card: Card, count: int, reason: Reason | None, share: float,
-                  shared_build: bool) -> Candidate:
+    def candidate(self, card: Card, count: int, reason: Reason | None, rest: float) -> Candidate:
+        """An option of `count` cards; `rest`: the price of the machine around them."""
         chip = card.chip
         figures = perf.relative_perf(chip, self.reference)
         estimate = prefilled = None
@@ -352,7 +358,7 @@ class _Scorer:
         price = card.price * count if card.price is not None else None
         cost = None
         if price is not None:
-            cost = price + (share if shared_build else share * count)
+            cost = price + rest
         needed = self.need.per_gpu(count)
         usable = chip.memory if self.need.floor is not None else self.need.usable(chip.memory).usable
         notes = self.notes(card)

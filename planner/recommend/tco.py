@@ -136,19 +136,13 @@ def option_cost(candidate: Candidate, catalog: Catalog, fit: BuildFit | None = N
         tdp = catalog.typed("gpu-chip", candidate.chip, GpuChip).tdp
     dc = candidate.count * tdp + params.BASE_SYSTEM_POWER.value
     efficiency = WALL_EFFICIENCY.value
-    desktop = desktop_share(candidate.count)  # the same base desktop the ranking adds to the cards
-    price = (candidate.price_usd or 0.0) + desktop
+    cards = candidate.price_usd or 0.0
+    price = candidate.cost_basis_usd if candidate.cost_basis_usd is not None else cards  # as the ranking prices it
     missing = [] if candidate.price_usd is not None else [candidate.board or candidate.chip]
     return BuildCost(price, dc / efficiency, missing,
                      f"{candidate.count} × {tdp:,.0f} W + {params.BASE_SYSTEM_POWER.value:,.0f} W for the rest"
-                     f" ÷ {efficiency:.0%} efficiency; price with the base desktop's share for {candidate.count}"
-                     f" card{'s' if candidate.count > 1 else ''}, ${desktop:,.0f} (as the ranking adds)")
-
-
-def desktop_share(count: int) -> float:
-    """What the ranking and cloud vs buy add to an option's cards for the machine around them (no build given):
-    the base desktop's price shared over the cards it holds (params.BASE_DESKTOP_PRICE, BASE_DESKTOP_GPUS)."""
-    return params.BASE_DESKTOP_PRICE.value / params.BASE_DESKTOP_GPUS.value * count
+                     f" ÷ {efficiency:.0%} efficiency; price with the machine around the cards, "
+                     f"${price - cards:,.0f} (planner solve's, as the ranking adds it)")
 
 
 def machine_cost(text: str, label: str, catalog: Catalog, price_usd: float | None,
