@@ -62,11 +62,6 @@ def candidates(catalog: Catalog, kind: str, *, priced_only: bool) -> list[Candid
 
 Score = tuple[float, ...]  # smaller is better, compared element by element
 
-#: With --allow-power-limits the cheapest completion is sought first among those whose power limits keep at least
-#: this share of the cards' stock throughput; one that gives up more is chosen only when none keeps it. Builders
-#: lower limits to fit a circuit or a PSU by modest amounts (Dettmers: an RTX 3090 at 300 W instead of 350 W
-#: loses about 7 %), not to save on a PSU at a third of the speed (an estimate of the rule, not a measured limit).
-LIMITS_FLOOR = 0.9
 
 
 class Objective(NamedTuple):
@@ -80,8 +75,8 @@ class Objective(NamedTuple):
     def score(self, price: Price, perf: float, warnings: int) -> Score:
         # warnings break ties only between totals that are known (an unknown price ties with nothing)
         w = float(warnings) if price.unpriced == 0 else 0.0
-        if self.name == "cheapest":  # power limits that keep LIMITS_FLOOR of the throughput come first
-            return (float(perf < LIMITS_FLOOR - 1e-9), price.unpriced, price.usd, w)
+        if self.name == "cheapest":  # at one price, the fewest warnings, then the most throughput (power limits)
+            return (price.unpriced, price.usd, w, -perf)
         if self.name == "perf-per-dollar":
             return (price.unpriced, -perf / self._spend(price), w)
         return (-perf, price.unpriced, price.usd, w)
@@ -90,7 +85,7 @@ class Objective(NamedTuple):
         """The best score any build whose added parts cost at least `price` can have (relative speed ≤ 1:
         power limits and throttling only slow a card down)."""
         if self.name == "cheapest":
-            return (0.0, price.unpriced, price.usd, 0.0)
+            return (price.unpriced, price.usd, 0.0, -1.0)
         if self.name == "perf-per-dollar":
             return (price.unpriced, -1.0 / self._spend(price), 0.0)
         return (-1.0, price.unpriced, price.usd, 0.0)
