@@ -170,8 +170,7 @@ class Search:
         # power that no choice of board, case or CPU can bring under the circuits' breakers or the file's own
         # PSUs: judged with the CPU that draws least (the DC load only grows with the CPU's power)
         cpus = [c.part for c in self.lists["cpu"] if isinstance(c.part, Cpu)]
-        if cpus:
-            frugal = self.base._replace(cpu=min(cpus, key=lambda c: (c.package_power or c.tdp, c.id)))
+        if (frugal := self._frugal()) is not None:
             for reason in (self._circuit_room(frugal), self._given_psus_short(frugal)):
                 if reason is not None:
                     return reason.replace(f"with the {frugal.cpu.name}", "with the least power-hungry CPU")
@@ -285,16 +284,16 @@ class Search:
         if self.partial.given["psu"]:
             self._leaf(Completion(board, case, plan, cpu, (), len(self.base.circuits)), price)
             return
-        need = self._min_dc(build)
-        if self.strict:  # psu.headroom warns above the target load: the first search wants the rating to spare
-            need /= self.settings.psu_target
+        dc = self._min_dc(build)
+        # psu.headroom warns above the target load: the first search wants the rating to spare
+        need = dc / self.settings.psu_target if self.strict else dc
         voltages = self._voltages()
         psus = [c for c in self.lists["psu"] if isinstance(c.part, Psu)
                 and any(runs_on(c.part, v) for v in voltages)]  # outlet.inlet fails a unit on no circuit's voltage
         mounts = case.mounts()  # case.psu-bays fails a unit whose form factor fits none of the case's mounts
         psus = [c for c in psus if assign([_psu(c)], mounts, lengths=False) is not None]
         if self.strict:  # one unit feeds everything: psu.connectors warns where it needs adapters, fails when short
-            psus = [c for c in psus if self._plugs_native(_psu(c), build)]
+            psus = self._natively_fed(psus, build)
         if not psus:
             self._note_stage("psu")
             self._reject("psu", "case.psu-bays", f"no PSU in the catalogs with a price fits a mount of the {case.name}"
@@ -303,7 +302,6 @@ class Search:
         top = max(voltages)
         ratings = [rated_watts(c.part, top) for c in psus if isinstance(c.part, Psu)]
         best_after = list(itertools.accumulate(reversed(ratings), max))[::-1]  # highest rating from index i on
-        dc = self._min_dc(build)
         for count in range(1, self._psu_cap(case) + 1):
             for chosen, chosen_price in self._psu_sets(psus, ratings, best_after, count, need, price):
                 for circuits, assignment in self._assignments(count):
@@ -540,8 +538,8 @@ class Search:
         return self._cpu_floor[socket]
 
     def _psu_cap(self, case: Case | None) -> int:
-        """The most PSUs a build in this case can have without a case.psu-bays error (the case's mounts, unless the
-        catalog only estimates them: then too many only warns)."""
+        """The most PSUs a build in this case can have without a case.psu-bays error (the case's mounts, estimated
+        ones judged as sourced); one in the first search (psu.multi warns on two or more)."""
         if self.partial.given["psu"]:
             return len(self.base.psus)
         if self.strict:
@@ -578,19 +576,25 @@ class Search:
         return self._lowest_limits(build)._replace(
             psus=[PsuUse(i, stand_in.part, stand_in.circuit) for i in range(max(psus, 1))])
 
-    def _frugal_over_continuous(self) -> str | None:
-        """A reason every completion draws more than the circuits' continuous limits (so warns), judged with the
-        CPU that draws least."""
+    def _frugal(self) -> ResolvedBuild | None:
+        """The build with the CPU that draws least (the power bounds judge every choice by it: the DC load only
+        grows with the CPU's power), or None when the catalogs offer no CPU."""
         cpus = [c.part for c in self.lists["cpu"] if isinstance(c.part, Cpu)]
         if not cpus:
             return None
-        frugal = self.base._replace(cpu=min(cpus, key=lambda c: (c.package_power or c.tdp, c.id)))
+        return self.base._replace(cpu=min(cpus, key=lambda c: (c.package_power or c.tdp, c.id)))
+
+    def _frugal_over_continuous(self) -> str | None:
+        """A reason every completion draws more than the circuits' continuous limits (so warns), judged with the
+        CPU that draws least."""
+        frugal = self._frugal()
+        if frugal is None:
+            return None
         reason = self._circuit_room(frugal, continuous=True)
         if reason is not None:
             self._reject("cpu", "outlet.continuous", reason)
             return reason
-        if not self.partial.given["psu"] and not any(
-                self._plugs_native(c.part, frugal) for c in self.lists["psu"] if isinstance(c.part, Psu)):
+        if not self.partial.given["psu"] and not self._natively_fed(self.lists["psu"], frugal):
             reason = "no single PSU in the catalogs feeds every input from its own plugs (adapters warn)"
             self._reject("psu", "psu.connectors", reason)
             return reason
@@ -600,10 +604,9 @@ class Search:
         """Options that lift the power bound that makes a build infeasible before any part is chosen: lower power
         limits, another circuit, a 240 V circuit (each judged by the same bound, with the least power-hungry CPU;
         the full search then decides)."""
-        cpus = [c.part for c in self.lists["cpu"] if isinstance(c.part, Cpu)]
-        if not cpus:
+        frugal = self._frugal()
+        if frugal is None:
             return []
-        frugal = self.base._replace(cpu=min(cpus, key=lambda c: (c.package_power or c.tdp, c.id)))
         if self._circuit_room(frugal) is None and self._given_psus_short(frugal) is None:
             return []
         found = []
@@ -644,13 +647,19 @@ class Search:
                 f"{wall:,.0f} W at the wall ({dc:,.0f} W DC at {best:.0%} efficiency at best), over its "
                 f"{limit:,.0f} W {'continuous limit' if self.strict else 'breaker rating'}")
 
-    def _plugs_native(self, psu: Psu, build: ResolvedBuild) -> bool:
-        """Whether one PSU's own plugs feed every card and the CPU without adapters (estimates as sourced)."""
+    def _natively_fed(self, psus: Sequence[Candidate], build: ResolvedBuild) -> list[Candidate]:
+        """The PSUs whose own plugs alone feed every card and the CPU without adapters (estimates as sourced)."""
         from planner.physics.connectors import allocate_plugs, cpu_eps_plugs, gpu_plug_need
 
         gpus = self._lowest_limits(build).gpus
-        use = allocate_plugs(psu, gpus, [gpu_plug_need(g) for g in gpus], cpu_eps_plugs(dc_budget(build).cpu))
-        return not use.adapters and not use.short
+        needs = [gpu_plug_need(g) for g in gpus]
+        eps = cpu_eps_plugs(dc_budget(build).cpu)
+        fed = []
+        for candidate in psus:
+            use = allocate_plugs(_psu(candidate), gpus, needs, eps)
+            if not use.adapters and not use.short:
+                fed.append(candidate)
+        return fed
 
     def _given_psu_errors(self, build: ResolvedBuild) -> list[Finding]:
         """With the file's own PSUs, the checks that read only the GPUs, the CPU, the PSUs and the circuits are
