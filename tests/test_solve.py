@@ -395,3 +395,12 @@ def test_a_check_still_warns_not_fails_on_an_estimated_plug_count(tmp_path: Path
     [report] = json.loads(run.out)
     [finding] = [f for f in report["findings"] if f["code"] == "psu.connectors"]
     assert finding["severity"] == "warning" and "estimate" in finding["message"]
+
+
+def test_a_partial_build_without_gpus_is_one_sentence_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "nogpu.toml"
+    path.write_text('name = "No cards yet"\n')
+    run = run_cli("solve", path, "--no-builtin", "--catalog", SMALL)
+    assert run.code == 2 and "Traceback" not in run.err
+    assert run.err == f"planner: {path}: gpu: names no GPU: the solver completes a build around its cards; add a" \
+                      ' [[gpu]] table, e.g. [[gpu]] part = "nvidia-rtx-3090-fe" count = 2\n'

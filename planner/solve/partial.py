@@ -61,6 +61,9 @@ def parse_partial(text: str, label: str, catalog: Catalog, region: Region | None
     raw = buildfile.parse_toml(text, label)
     spec = buildfile.validate(raw, text, label, PartialBuild)
     given = {kind: getattr(spec, kind) is not None for kind in SINGLE_KINDS} | {"psu": bool(spec.psu)}
+    if not spec.gpu:
+        raise InputError("names no GPU: the solver completes a build around its cards; add a [[gpu]] table, e.g."
+                         ' [[gpu]] part = "nvidia-rtx-3090-fe" count = 2', file=label, key="gpu")
     for i, gpu in enumerate(spec.gpu):
         if gpu.slot is not None and not given["motherboard"]:
             raise InputError("names motherboard slots, but the build names no motherboard: give the board, or "
