@@ -143,20 +143,22 @@ def test_changing_the_catalogs_market_reprices_the_parts_it_already_gave(tmp_pat
     assert catalog.get("gpu", "nvidia-rtx-3090-fe").price == 750
 
 
-def test_an_inline_part_on_a_catalog_base_is_priced_for_the_market(tmp_path: Path) -> None:
+def _inline_card_summary(tmp_path: Path, fields: str) -> dict[str, object]:
+    """The passing example's cards as an inline part on the test card with `fields`, checked at the used market."""
     build = tmp_path / "build.toml"
     build.write_text(PASSING.read_text().replace('part = "nvidia-rtx-3090-fe"',
-                                                 'part = { base = "nvidia-rtx-3090-fe", power_limit_max = 390 }'))
-    summary = _summary(build, "--catalog", _card(tmp_path), "--market", "used")
+                                                 f'part = {{ base = "nvidia-rtx-3090-fe", {fields} }}'))
+    return _summary(build, "--catalog", _card(tmp_path), "--market", "used")
+
+
+def test_an_inline_part_on_a_catalog_base_is_priced_for_the_market(tmp_path: Path) -> None:
+    summary = _inline_card_summary(tmp_path, "power_limit_max = 390")
     assert summary["price_markets"]["nvidia-rtx-3090-fe-custom"] == "used"  # type: ignore[index]
     assert summary["price_dates"]["nvidia-rtx-3090-fe-custom"] == "2026-11"  # type: ignore[index]
 
 
 def test_a_price_the_build_file_gives_is_yours_in_every_market(tmp_path: Path) -> None:
-    build = tmp_path / "build.toml"
-    build.write_text(PASSING.read_text().replace('part = "nvidia-rtx-3090-fe"',
-                                                 'part = { base = "nvidia-rtx-3090-fe", price = 700 }'))
-    summary = _summary(build, "--catalog", _card(tmp_path), "--market", "used")
+    summary = _inline_card_summary(tmp_path, "price = 700")
     assert summary["price_markets"]["nvidia-rtx-3090-fe-custom"] == "yours"  # type: ignore[index]
 
 
