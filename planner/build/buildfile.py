@@ -92,11 +92,54 @@ def validate(data: dict[str, Any], text: str, label: str, model: type[M]) -> M: 
 
 def validate(data: dict[str, Any], text: str, label: str, model: type[Record] = BuildFile) -> Record:
     """Validate parsed TOML as a build file (or as `model`: a partial build for `planner solve`); the first
-    problem becomes an InputError."""
+    problem becomes an InputError. A build file that lacks parts (a GPUs-only file) is an IncompleteBuild
+    naming every missing part and every other problem at once, and `planner solve`, which completes it."""
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        _raise_first(error.errors(include_url=False), text, label)
+        details = error.errors(include_url=False)
+        if model is BuildFile:
+            typos = {close for d in details if d["type"] == "extra_forbidden" and len(d["loc"]) == 1
+                     for close in suggest(str(d["loc"][0]), list(PART_KEYS))}
+            # a part whose key is misspelt is not missing: the unknown key's own message says so
+            missing = [key for key in PART_KEYS if key not in typos and any(_lacks(d, key) for d in details)]
+            if missing:
+                others = [d for d in details if not any(_lacks(d, key) for key in missing)]
+                others.sort(key=lambda d: d["type"] != "extra_forbidden")
+                raise IncompleteBuild(missing, [_error_of(d, text, label) for d in others], label) from None
+        _raise_first(details, text, label)
+
+
+#: The parts a build file must name before it can be checked (`planner solve` picks them for a partial build).
+PART_KEYS = ("case", "motherboard", "cpu", "psu")
+
+
+def _lacks(detail: ErrorDetails, key: str) -> bool:
+    """Whether a validation problem is "the part `key` is missing" (absent, or an empty [[psu]] list)."""
+    return detail["type"] in ("missing", "too_short") and _clean(detail["loc"]) == (key,)
+
+
+class IncompleteBuild(InputError):
+    """A build file without some of its parts: every missing part and every other problem of the file in one
+    message, which points to `planner solve` (it completes a partial build)."""
+
+    def __init__(self, missing: list[str], problems: list[InputError], label: str) -> None:
+        self.missing, self.problems = missing, problems
+        names = ", ".join(missing[:-1]) + f" and {missing[-1]}" if len(missing) > 1 else missing[0]
+        verb = "are" if len(missing) > 1 else "is"
+        also = ""
+        if problems:
+            also = "; also " + "; ".join(_where(p) + p.message for p in problems)
+        solve = "planner solve " + (label if label != "<stdin>" else "FILE")
+        them = "them" if len(missing) > 1 else "it"
+        super().__init__(f"incomplete build: {names} {verb} missing (`{solve}` picks {them} for the GPUs it has)"
+                         f"{also}", file=label)
+
+
+def _where(problem: InputError) -> str:
+    """'gpu[0].count (line 4): ' — where in the file another problem is."""
+    line = f" (line {problem.line})" if problem.line else ""
+    return f"{problem.key}{line}: " if problem.key else (f"line {problem.line}: " if problem.line else "")
 
 
 def validate_unfinished(data: dict[str, Any], text: str, label: str, missing: Collection[str]) -> None:
@@ -114,7 +157,11 @@ def validate_unfinished(data: dict[str, Any], text: str, label: str, missing: Co
 def _raise_first(details: list[ErrorDetails], text: str, label: str) -> NoReturn:
     # Unknown keys first: a typo'd key is the root cause of "required key is missing" elsewhere.
     details.sort(key=lambda d: d["type"] != "extra_forbidden")
-    detail = details[0]
+    raise _error_of(details[0], text, label) from None
+
+
+def _error_of(detail: ErrorDetails, text: str, label: str) -> InputError:
+    """One validation problem as an InputError naming the file, the line and the key."""
     loc = _clean(detail["loc"])
     text_message = message(detail)
     if detail["type"] == "extra_forbidden":
@@ -123,7 +170,7 @@ def _raise_first(details: list[ErrorDetails], text: str, label: str) -> NoReturn
         text_message = _array_of_tables_message(str(loc[0]), detail) or text_message
     from planner.tomlpos import line_of
 
-    raise InputError(text_message, file=label, line=line_of(text, loc), key=location(loc)) from None
+    return InputError(text_message, file=label, line=line_of(text, loc), key=location(loc))
 
 
 def _array_of_tables_message(key: str, detail: Any) -> str | None:

@@ -52,6 +52,8 @@ def run_check(args: argparse.Namespace) -> int:
             bad_input = True
             message = str(error)  # names the build file, or a catalog or settings file it needed
             _failed(path, message if message.startswith(str(path)) else f"{path}: {message}", results)
+            if as_json and (missing := getattr(error, "missing", None)):
+                results[-1]["missing"] = list(missing)  # an incomplete build: the parts `planner solve` picks
         except BrokenPipeError:  # `planner check … | head`: main() handles it
             raise
         except Exception as error:  # a bug: report it for this file and go on with the others
