@@ -10,6 +10,7 @@ from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
 from planner.checks.context import Context, Settings
 from planner.checks.findings import Change, Finding, Fix
+from planner.checks.plan import plan
 from planner.checks.runner import run_checks
 from planner.errors import CatalogError, InputError, PlannerError
 from planner.fmt import num, printable, usd, watts
@@ -33,7 +34,8 @@ def check_build(build: ResolvedBuild, catalog: Catalog, settings: Settings | Non
     settings = settings or Settings()
     checked = Context(build, catalog, settings, propose_fixes=False)
     findings = run_checks(build, catalog, settings, context=checked)
-    return make_report(checked, findings)  # the summary reads the models the checks computed
+    # the summary reads the models the checks computed; the plan combines the fixes the checks verified
+    return make_report(checked, findings, plan(checked, findings))
 
 
 def check_file(path: Path, catalog: Catalog, settings: Settings | None = None) -> Report:

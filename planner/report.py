@@ -9,6 +9,7 @@ from typing import Any, Literal, NamedTuple
 from planner.build.parts_list import parts_list
 from planner.checks.context import Context
 from planner.checks.findings import Finding
+from planner.checks.plan import Plan
 
 Verdict = Literal["pass", "warn", "fail"]
 
@@ -89,6 +90,9 @@ class Report(NamedTuple):
     verdict: Verdict
     findings: list[Finding]
     summary: Summary
+    #: The smallest verified change that clears every error (every warning of a warning build); null when the
+    #: build passes or nothing verified clears anything (planner/checks/plan.py).
+    plan: Plan | None = None
 
 
 def verdict_of(findings: list[Finding]) -> Verdict:
@@ -171,6 +175,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def make_report(ctx: Context, findings: list[Finding]) -> Report:
+def make_report(ctx: Context, findings: list[Finding], plan: Plan | None = None) -> Report:
     return Report(file=ctx.build.file, build=ctx.build.name, verdict=verdict_of(findings), findings=findings,
-                  summary=summarize(ctx))
+                  summary=summarize(ctx), plan=plan)

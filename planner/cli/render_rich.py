@@ -86,6 +86,9 @@ def print_reports(reports: list[Report], diagrams: dict[str, str] | None = None)
         title = Text.assemble(_text(report.build, "bold"), "  ", (report.verdict.upper(), _VERDICT[report.verdict]))
         body = Group(_findings(report), Text(""), _totals(report)) if report.findings else Group(
             Text("no problems found", style="green"), Text(""), _totals(report))
+        if report.plan is not None:
+            head = "Plan" if report.plan.verified else "Plan (partial)"
+            body = Group(Text.assemble((f"{head}: ", "bold green"), _text(report.plan.description)), Text(""), body)
         if diagrams and report.file in diagrams:
             diagram = printable(diagrams[report.file].rstrip("\n"), newlines=True)
             body = Group(body, Text(""), Text(diagram, no_wrap=True, overflow="ellipsis"))

@@ -12,6 +12,9 @@ _MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
 def render_report(report: Report) -> str:
     s = report.summary
     lines = [f"{report.file}: {report.build} — {report.verdict.upper()}"]
+    if report.plan is not None:
+        tag = "" if report.plan.verified else " (partial)"
+        lines.append(f"  PLAN{tag}: {report.plan.description}")
     for f in report.findings:
         lines.append(f"  {_MARK[f.severity]} {f.code}: {f.message}")
         for fix in f.fixes:
