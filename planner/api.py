@@ -20,7 +20,8 @@ from planner.report import Report, make_report
 
 __all__ = [
     "Catalog", "CatalogError", "Change", "Finding", "Fix", "InputError", "Part", "PlannerError", "Region", "Report",
-    "ResolvedBuild", "Settings", "check_build", "check_file", "load_build", "num", "printable", "usd", "watts",
+    "ResolvedBuild", "Settings", "check_build", "check_file", "load_build", "num", "plan_finding", "printable", "usd",
+    "watts",
 ]
 
 
@@ -43,3 +44,16 @@ def check_file(path: Path, catalog: Catalog, settings: Settings | None = None) -
     region = settings.region
     build = load_build(path, catalog, region)
     return check_build(build, catalog, settings)
+
+
+def plan_finding(report: Report) -> Finding | None:
+    """The report's plan as a finding the faces list first (code "plan"): its one fix applies every change of the
+    plan at once. None when the report has no plan."""
+    plan = report.plan
+    if plan is None:
+        return None
+    head = "" if plan.verified else "(partial) "
+    return Finding(code="plan", severity="info", message=head + plan.description,
+                   fixes=[Fix(description="apply the plan: " + "; ".join(s.description for s in plan.steps)
+                              if len(plan.steps) > 1 else "apply the plan", changes=plan.changes,
+                              verified=plan.verified)])

@@ -189,10 +189,12 @@ class BuildSession:
     def file_problem(self) -> str | None:
         """An error in a build that still lacks parts (an unknown key, a bad value): the file's own
         validation, leaving out only the complaint that required parts are missing."""
-        from planner.build.buildfile import validate
+        from planner.build.buildfile import IncompleteBuild, validate
 
         try:
             validate(self.data(), self.text(), self._label())
+        except IncompleteBuild as incomplete:  # the parts still missing are no problem; anything else is
+            return str(incomplete.problems[0]) if incomplete.problems else None
         except InputError as error:
             return None if str(error).endswith("required key is missing") else str(error)
         return None

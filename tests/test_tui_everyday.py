@@ -116,12 +116,13 @@ async def test_the_search_box_has_room_to_type_at_60x20(catalog: Catalog) -> Non
 
 # -- the highlighted finding and `x` ---------------------------------------------------------------------
 @pytest.mark.asyncio
-async def test_the_first_finding_with_a_fix_is_highlighted_when_a_build_opens(catalog: Catalog) -> None:
+async def test_the_plan_is_listed_first_and_highlighted_when_a_failing_build_opens(catalog: Catalog) -> None:
     app = make_app(example("fail-slots-quad-3090-fe-wrx80.toml"), catalog)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         panel = app.query_one(FindingsPanel)
-        assert panel.highlighted_finding is not None and panel.highlighted_finding.code == "slot.placement"
+        assert panel.findings[0].code == "plan"
+        assert panel.highlighted_finding is not None and panel.highlighted_finding.code == "plan"
 
 
 @pytest.mark.asyncio

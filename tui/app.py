@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header
 
-from planner.api import Catalog, PlannerError, printable
+from planner.api import Catalog, PlannerError, plan_finding, printable
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult, part_kind
 from tui.screens.complete import CompleteBuild
 from tui.screens.dialogs import AskPath, Confirm, QuitDialog, ShowError
@@ -109,6 +109,8 @@ class PlannerApp(App[None]):
         if result.missing:
             notes.append(f"Add {', '.join(result.missing)} to check the build.")
         findings = result.report.findings if result.report else []
+        if result.report and (plan := plan_finding(result.report)):
+            findings = [plan, *findings]  # the one change that clears everything comes first
         self.query_one(FindingsPanel).show(findings, notes)
         self.query_one(TotalsPanel).show(result.report)
         self.query_one(SlotDiagram).show(result.build)

@@ -121,8 +121,13 @@ def _best_step(ctx: Context, findings: list[Finding], target: str, taken: set[st
         perf = _relative_perf(ctx, after) or 1.0
         cost = _added_cost(ctx.build, after.build)
         step = PlanStep(fix.description, finding.code, fix.changes)
-        rank = (-len(cleared), min(_order(c) for c in cleared), float(_changes_chip(ctx.build, after.build, step)),
-                cost if cost is not None else float("inf"), -round(perf, 2))
+        chip = float(_changes_chip(ctx.build, after.build, step))
+        dollars = cost if cost is not None else float("inf")
+        # a fix that finishes the plan first; else the one a builder does first (the slots before the wall, the
+        # wall before the PSU, the PSU before power limits: a limit chosen on parts about to change is chosen
+        # twice), the one that clears most breaking ties
+        rank = ((0.0, chip, dollars, -round(perf, 2)) if not still else
+                (1.0, min(_order(c) for c in cleared), -len(cleared), chip, dollars, -round(perf, 2)))
         ranked.append((rank, step, not still))
     if not ranked:
         return None, False

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from planner.checks.case_fit import cases_for
 from planner.checks.context import Context
 from planner.checks.findings import Change, Fix
 from planner.fmt import gpu_labels, price_text, watts
@@ -210,3 +211,81 @@ def _second_psu_candidates(ctx: Context, psu_index: int, tries: int = 3) -> list
                     if isinstance(p, Psu) and runs_on(p, voltage) and rated_watts(p, voltage) >= needed),
                    key=lambda p: (p.price is None, p.price or 0.0, p.wattage, p.id))
     return found[:tries]
+
+
+def high_line_psus(ctx: Context, psu_index: int, accept: Callable[[Psu, float], bool], code: str,
+                   what: Callable[[Psu, float], str], wanted: int = 1, tries: int = 3) -> list[Fix]:
+    """A bigger PSU that needs a 200–240 V circuit, with that circuit: for a PSU on a 100–120 V circuit when no
+    unit rated for the load runs there (2 kW and more are 200–240 V ratings). The circuit becomes the region's
+    smallest 200–240 V outlet that takes the PSU; curated PSUs cheapest first."""
+    if not ctx.propose_fixes:
+        return []
+    use = ctx.build.psus[psu_index]
+    circuit = ctx.build.circuit(use.circuit)
+    if circuit.outlet.voltage >= params.LOW_LINE_VOLTAGE.value:
+        return []
+    if sum(1 for p in ctx.build.psus if p.circuit == use.circuit) > 1:
+        return []  # the circuit's other PSUs would move to 240 V too: not a one-PSU change
+    outlets = sorted((o for o in ctx.catalog.all("outlet", curated=True)
+                      if isinstance(o, Outlet) and o.region in (circuit.outlet.region, "intl")
+                      and o.voltage >= params.LOW_LINE_VOLTAGE.value and o.plug_current is not None),
+                     key=lambda o: (o.continuous_limit, o.id))
+    if not outlets:
+        return []
+    outlet = outlets[0]
+    units = (psu for rating, psu in _ranked_psus(ctx.catalog, outlet.voltage)
+             if psu.id != use.part.id and accept(psu, rating))
+    attempts = ((f"use the {psu.name} ({psu.id}{price_text(psu)}) on a {outlet.standard} circuit ({outlet.id}: "
+                 f"{outlet.voltage:g} V, {outlet.breaker_current:g} A): {what(psu, rated_watts(psu, outlet.voltage))}",
+                 [*_circuit_changes(ctx, use.circuit, outlet.id), Change(path=f"psu[{psu_index}].part", value=psu.id)])
+                for psu in units)
+    return ctx.first_verified(attempts, code, wanted=wanted, most=tries)
+
+
+def second_psu_fixes(ctx: Context, psu_index: int, code: str, tries: int = 3) -> list[Fix]:
+    """A second PSU beside `psu[i]` that takes over the cards it cannot carry within the target: on the same
+    circuit, or (when that circuit cannot take it) on a second circuit of its kind (second_circuit_fix)."""
+    if not ctx.propose_fixes:
+        return []
+    build = ctx.build
+    share = ctx.power_split.psus[psu_index]
+    use = build.psus[psu_index]
+    voltage = build.circuit(use.circuit).outlet.voltage
+    target = ctx.settings.psu_target
+    loads = sorted((build.gpus[i].power_limit for i in share.gpus), reverse=True)
+    rest = share.load - sum(loads)
+    keep = 0  # cards the PSU keeps within its target, the biggest first taken by the new one
+    while keep < len(loads) and rest + sum(loads[len(loads) - keep - 1:]) <= share.rating * target:
+        keep += 1
+    moved = sum(loads[:len(loads) - keep])
+    if not moved:
+        return []
+    needed = moved / target
+    units = [psu for rating, psu in _ranked_psus(ctx.catalog, voltage) if rating >= needed][:tries]
+    psus = [dict(p, circuit=p.get("circuit") or build.psus[i].circuit) for i, p in enumerate(build.raw["psu"])]
+    # a case that holds one PSU more: this one, else the cheapest that takes the board and the cards
+    room = len(build.psus) < build.case.psu_bays
+    cases = [None] if room else [c for c in cases_for(ctx) if c.psu_bays > len(build.psus)][:1]
+    circuit = build.circuit(use.circuit)
+    names = {c.name for c in build.circuits}
+    new_name = next(f"{use.circuit}-{n}" for n in range(2, 20) if f"{use.circuit}-{n}" not in names)
+    listed = [{"name": c.name, "outlet": c.outlet.id} for c in build.circuits]
+    for case in cases:
+        for psu in units:
+            for on in (use.circuit, new_name):  # the same circuit, else a second one of its kind
+                changes = [Change("circuit", listed if on == use.circuit else
+                                  [*listed, {"name": on, "outlet": circuit.outlet.id}]),
+                           Change("psu", [*psus, {"part": psu.id, "circuit": on}])]
+                where = (f"on circuit {on!r}" if on == use.circuit else
+                         f"on a second {circuit.outlet.standard} circuit on its own breaker ({on!r})")
+                if case is not None:
+                    changes.append(Change("case", case.id))
+                    where += f", in the {case.name} ({case.id}{price_text(case)}, {case.psu_bays} PSU mounts)"
+                if not _split_works(ctx, changes):
+                    continue
+                fix = ctx.fix(f"add a second PSU, the {psu.name} ({psu.id}{price_text(psu)}, "
+                              f"{watts(rated_watts(psu, voltage))}), {where}, for {len(loads) - keep} of the cards"
+                              " (the planner shares the GPUs out between the two PSUs)", changes, code)
+                if fix:
+                    return [fix]
+    return []

@@ -108,6 +108,8 @@ def _unplaced(ctx: Context) -> list[Finding]:
         fixes = [*slot_fixes.thinner_cards(ctx, "slot.placement"),
                  *slot_fixes.risers_to_mounts(ctx, "slot.placement", riser_ok),
                  *slot_fixes.bigger_case(ctx, "slot.placement")]
+        if not fixes:  # the board's slots are the limit: another board (with a CPU for it)
+            fixes = slot_fixes.other_boards(ctx, "slot.placement")
     return [Finding(
         code="slot.placement", severity="error",
         message=f"{len(left)} of the {info.cards} GPUs {'gets' if len(left) == 1 else 'get'} no slot "
@@ -166,11 +168,13 @@ def lanes(ctx: Context) -> list[Finding]:
         labels = [label for label, _ in members]
         causes = sorted({cause for _, cause in members})
         one = len(labels) == 1
+        # a slot too narrow for a GPU: another board that has the slots (the placement already chose the widest)
+        fixes = slot_fixes.other_boards(ctx, "slot.lanes") if severity == "error" and ctx.propose_fixes else []
         findings.append(Finding(
             code="slot.lanes", severity=_SEVERITY[severity],
             message=f"{names(labels)} run{'s' if one else ''} at x{actual} of {'its' if one else 'their'} "
                     f"x{full} lanes ({'; '.join(causes)}): {cost(actual, full, gen)}{estimated_note(layout)}.",
-            subject=labels, value=actual, limit=full, unit="lanes"))
+            subject=labels, value=actual, limit=full, unit="lanes", fixes=fixes))
     return findings
 
 

@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from planner.build.resolve import GpuInstance
-from planner.checks.case_fit import cases_for
+from planner.checks.case_fit import cases_for, takes_board
 from planner.checks.context import Context
 from planner.checks.findings import Change, Fix
 from planner.errors import CatalogError, UnknownPartError
 from planner.fmt import price_text
-from planner.models.parts import Case, GpuBoard, GpuChip, Riser
+from planner.models.parts import Case, Cpu, GpuBoard, GpuChip, Motherboard, Riser
 from planner.placement.from_build import problem_of
 from planner.placement.layout import CARD_SLOT_SIZE, OPEN_AIR_COOLERS, CardNeed, Layout
 from planner.placement.solver import Problem, solve_within
@@ -77,8 +77,8 @@ def thinner_cards(ctx: Context, code: str) -> list[Fix]:
                 continue
             slots = math.ceil(board.slot_width)
             fix = ctx.fix(f"use {slots}-slot cards: the {board.name} ({board.id}{price_text(board)}, {slots}-slot "
-                          f"{board.cooler}) instead of the {len(cards)} × {current.name}",
-                          [Change(path=f"gpu[{spec}].part", value=board.id)], code)
+                          f"{board.cooler}) instead of the {len(cards)} × {current.name}"
+                          f"{chip_cost(ctx, chip, board)}", [Change(path=f"gpu[{spec}].part", value=board.id)], code)
             tried += 1
             if fix is not None:
                 fixes.append(fix)
@@ -106,6 +106,30 @@ def _thinner_boards(ctx: Context, boards: list[GpuBoard], current: GpuBoard, chi
             if not other.workstation_installable or other.memory < chip.memory:
                 continue
         yield board
+
+
+def chip_cost(ctx: Context, chip: GpuChip, board: GpuBoard) -> str:
+    """What a card of another chip costs in speed and memory, by the figure the build's workload is bound by
+    (memory bandwidth for memory-bound work such as LLM decode, the fp16 tensor rate for compute-bound work);
+    nothing for a card of the same chip."""
+    if board.chip == chip.id:
+        return ""
+    try:
+        other = ctx.catalog.typed("gpu-chip", board.chip, GpuChip)
+    except (CatalogError, UnknownPartError):
+        return f"; another chip ({board.chip}): speed and memory unknown"
+    from planner.physics.slowdown import workload_kind
+
+    if workload_kind(ctx.build.workload) == "memory-bound" or not (chip.tensor_fp16 and other.tensor_fp16):
+        ratio, basis = other.memory_bandwidth / chip.memory_bandwidth, (
+            f"{other.memory_bandwidth:g} vs {chip.memory_bandwidth:g} GB/s of memory bandwidth")
+    else:
+        assert chip.tensor_fp16 and other.tensor_fp16
+        ratio, basis = other.tensor_fp16 / chip.tensor_fp16, (
+            f"{other.tensor_fp16:g} vs {chip.tensor_fp16:g} fp16 tensor TFLOPS")
+    speed = f"{(ratio - 1) * 100:+.0f} %".replace("-", "−")
+    return (f"; another chip, the {other.name}: about {speed} speed for {ctx.build.workload} ({basis}), "
+            f"{other.memory:g} GB of memory per card instead of {chip.memory:g} GB")
 
 
 def _swapped(need: CardNeed, board: GpuBoard) -> CardNeed:
@@ -228,3 +252,103 @@ def solver_slots(ctx: Context, specs: set[int], code: str) -> list[Fix]:
         changes.append(Change(path=f"gpu[{spec}].slot", value=names[0] if len(names) == 1 else names))
     listed = "; ".join(f"{c.path.removesuffix('.slot')}: slot = {json.dumps(c.value)}" for c in changes)
     return verified(ctx, [(f"use the slots the planner finds: {listed}", changes)], code)
+
+
+# -- another board (and a CPU for its socket) ---------------------------------------------------------------
+BOARD_TRIES = 6  # boards whose changed build is placed (a resolve and a placement search each)
+
+
+def other_boards(ctx: Context, code: str) -> list[Fix]:
+    """A board with enough CPU-wired full-length slots for every card, cheapest first: in this case when it takes
+    the board and the cards fit, else in the cheapest curated case that does; with the cheapest curated CPU of
+    its socket when the build's CPU does not fit it; and, when the cards are too thick for its slot spacing,
+    with thinner cards of the same chip (another chip only when none is). Offered for slot failures no card,
+    riser or case change alone fixes (fewer full-length slots than cards, or a card in a slot too narrow)."""
+    from planner.checks.cpu import same_socket, supports
+
+    build = ctx.build
+    cards = len(build.gpus)
+    if not cards:
+        return []
+    boards = [b for b in ctx.catalog.all("motherboard", curated=True)
+              if isinstance(b, Motherboard) and b.id != build.motherboard.id
+              and sum(1 for s in b.slots if s.size >= 16 and s.source == "cpu" and s.lanes >= 8) >= cards]
+    boards.sort(key=_by_price)
+    cpus = sorted((c for c in ctx.catalog.all("cpu", curated=True) if isinstance(c, Cpu)), key=_by_price)
+    cases = [build.case, *(c for c in ctx.catalog.all("case", curated=True)
+                           if isinstance(c, Case) and c.id != build.case.id)]
+    cases.sort(key=lambda c: (c.id != build.case.id, *_by_price(c)))
+    longest = max(g.board.length for g in build.gpus)
+    cards_options = _card_options(ctx)
+    fixes: list[Fix] = []
+    placed = 0
+    for board in boards:
+        cpu = build.cpu if same_socket(build.cpu.socket, board.socket) and supports(board, build.cpu) is not False \
+            else next((c for c in cpus if same_socket(c.socket, board.socket) and supports(board, c) is not False
+                       and c.price is not None), None)
+        if cpu is None:
+            continue
+        found = None
+        for case in cases:
+            if not takes_board(case, board.form_factor) or case.max_gpu_length < longest:
+                continue
+            for card_changes, card_words in cards_options:
+                changes = [Change(path="motherboard", value=board.id)]
+                if cpu.id != build.cpu.id:
+                    changes.append(Change(path="cpu", value=cpu.id))
+                if case.id != build.case.id:
+                    changes.append(Change(path="case", value=case.id))
+                changes.extend(card_changes)
+                changed = ctx.changed(changes)
+                placed += 1
+                if changed is not None and changed.placement.feasible and _on_cpu_lanes(changed):
+                    found = (changes, case, card_words)
+                    break
+                if placed >= BOARD_TRIES * 4:
+                    return fixes
+            if found:
+                break
+        if found is None:
+            continue
+        changes, case, card_words = found
+        with_cpu = f" with the {cpu.name} ({cpu.id}{price_text(cpu)})" if cpu.id != build.cpu.id else ""
+        in_case = f", in the {case.name} ({case.id}{price_text(case)})" if case.id != build.case.id else ""
+        fix = ctx.fix(f"use the {board.name} ({board.id}{price_text(board)}){with_cpu}{in_case}{card_words}: every"
+                      " card in a full-length slot on CPU lanes", changes, code)
+        if fix is not None:
+            fixes.append(fix)
+            if len(fixes) == MAX_FIXES:
+                break
+    return fixes
+
+
+def _card_options(ctx: Context) -> list[tuple[list[Change], str]]:
+    """The cards as they are, then every [[gpu]] table's cards as the thinnest same-chip board of the catalog
+    (a blower first) that is thinner than them, when there is one for each table."""
+    options: list[tuple[list[Change], str]] = [([], "")]
+    boards = [b for b in ctx.catalog.all("gpu", curated=True) if isinstance(b, GpuBoard)]
+    changes, words = [], []
+    for spec in sorted({g.spec_index for g in ctx.build.gpus}):
+        current = spec_cards(ctx, spec)[0].board
+        same = [b for b in _thinner_boards(ctx, boards, current, spec_cards(ctx, spec)[0].chip)
+                if b.chip == current.chip]
+        if not same:
+            continue
+        board = same[0]
+        changes.append(Change(path=f"gpu[{spec}].part", value=board.id))
+        words.append(f"the {board.name} ({board.id}{price_text(board)}, {math.ceil(board.slot_width)}-slot"
+                     f" {board.cooler}) for the {len(spec_cards(ctx, spec))} × {current.name}")
+    if changes:
+        options.append((changes, ", and " + "; ".join(words)))
+    return options
+
+
+def _on_cpu_lanes(ctx: Context) -> bool:
+    """Every card sits in a full-length slot wired to the CPU with 8 lanes or more."""
+    slots = {s.name: s for s in ctx.build.motherboard.slots}
+    for gpu in ctx.build.gpus:
+        mount = ctx.placement.of(gpu.index)
+        slot = slots.get(mount.slot) if mount is not None and mount.slot else None
+        if slot is None or slot.source != "cpu" or slot.lanes < 8:
+            return False
+    return True

@@ -39,8 +39,11 @@ class FindingsPanel(OptionList):
         self.findings, self.notes = list(findings), list(notes)
         options = [Option(plain(note, "bold"), disabled=True) for note in notes]
         for finding in self.findings:
-            text = Text.assemble((f"{_MARK[finding.severity]} ", _STYLE[finding.severity]),
-                                 plain(finding.code, "bold"), " ", plain(finding.message))
+            if finding.code == "plan":  # the report's plan (planner.api.plan_finding): first, and marked so
+                text = Text.assemble(("★ PLAN ", "bold green"), plain(finding.message))
+            else:
+                text = Text.assemble((f"{_MARK[finding.severity]} ", _STYLE[finding.severity]),
+                                     plain(finding.code, "bold"), " ", plain(finding.message))
             for n, fix in enumerate(finding.fixes):
                 mark = " ✓" if fix.verified else ""
                 key = "x: " if n == 0 and fix.changes else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from planner.checks.context import MODEL_READS, Context
 from planner.checks.findings import Finding, Fix, Severity
-from planner.checks.power_fixes import limit_cut_fix, replacement_psus
+from planner.checks.power_fixes import high_line_psus, limit_cut_fix, replacement_psus, second_psu_fixes
 from planner.checks.registry import check
 from planner.fmt import gpu_labels, num, percent, watts
 from planner.models.parts import Psu
@@ -65,8 +65,15 @@ def _headroom_fixes(ctx: Context, share: PsuShare, target: float) -> list[Fix]:
                           "psu.headroom", "")
     if limit:
         fixes.append(limit)
-    fixes.extend(replacement_psus(ctx, share.psu, lambda psu, rating: rating >= share.load / target,
-                                  "psu.headroom", lambda psu, rating: f"{watts(rating)}"))
+    def big_enough(psu: Psu, rating: float) -> bool:
+        return rating >= share.load / target
+
+    def rating_text(psu: Psu, rating: float) -> str:
+        return f"{watts(rating)}"
+
+    bigger = replacement_psus(ctx, share.psu, big_enough, "psu.headroom", rating_text)
+    fixes.extend(bigger or high_line_psus(ctx, share.psu, big_enough, "psu.headroom", rating_text))
+    fixes.extend(second_psu_fixes(ctx, share.psu, "psu.headroom"))
     return fixes
 
 
