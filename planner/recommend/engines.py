@@ -68,7 +68,7 @@ class Engine:
     @property
     def custom_allreduce(self) -> bool:
         """A one-shot all-reduce through peer memory (vLLM from 0.4 in 2024, SGLang, TensorRT-LLM) when the link
-        allows it."""
+        allows it and the era has it (`one_shot_allreduce`; TensorRT-LLM 2024 is fitted as NCCL's ring)."""
         return self.id in ("vllm", "sglang", "tensorrt-llm")
 
     def era(self, version: str | None = None) -> Era:
