@@ -46,6 +46,7 @@ class Residual(NamedTuple):
     version: str = ""  # the engine era
     users: int = 1
     billions: float = 0.0  # the model's parameters
+    moe_layers: int = 0  # the model's mixture-of-experts layers (0: dense)
 
     @property
     def ratio(self) -> float:
@@ -147,24 +148,39 @@ def engine_residuals(catalog: Catalog, cache: _Cache | None = None) -> list[Resi
     return out
 
 
+#: Decode and prefill rows of 2024–26 builds (current.csv) and of tensor-parallel and mixture-of-experts
+#: engines on HBM cards (tensor_parallel.csv), one format.
+CURRENT_FILES = ("current.csv", "tensor_parallel.csv")
+
+
 def current_residuals(catalog: Catalog, cache: _Cache | None = None) -> list[Residual]:
-    """Decode (tg) and prefill (pp) rows of 2024–26 builds from several sources (tests/data/perf/current.csv)."""
+    """Decode (tg), prefill (pp) and whole-request (e2e: a prompt of `context` tokens, then `tokens` output tokens,
+    measured as output tokens ÷ the request's latency) rows of 2024–26 builds from several sources
+    (tests/data/perf/current.csv, tensor_parallel.csv)."""
     cache = cache or _Cache(catalog)
     out = []
-    for row in rows("current.csv"):
+    for row in (row for name in CURRENT_FILES for row in rows(name)):
         chip, model, count = cache.chip(row["chip"]), cache.model(row["model"]), int(row["count"])
         tokens, context = int(row["tokens"]), int(row["context"])
         if row["test"] == "pp":
             work = decode.decode_work(model, model.parameters, row["format"], 0)
             speed = decode.prefill(chip, work, tokens, row["engine"], count, version=row["version"]).tokens_per_s
             kind = "prefill"
+        elif row["test"] == "e2e":  # the prompt's prefill gives the first token, decode steps the others
+            first = decode.decode_work(model, model.parameters, row["format"], 0)
+            seconds = decode.prefill(chip, first, context, row["engine"], count, version=row["version"]).seconds
+            work = decode.decode_work(model, model.parameters, row["format"], context + tokens // 2)
+            step = decode.decode(chip, work, row["engine"], count, version=row["version"]).ms_per_token / 1e3
+            speed = tokens / (seconds + (tokens - 1) * step)
+            kind = "decode"
         else:
             work = decode.decode_work(model, model.parameters, row["format"], context + tokens // 2)
             speed = decode.decode(chip, work, row["engine"], count, version=row["version"]).tokens_per_s
             kind = "decode"
         out.append(Residual("current", f"{row['engine']} {row['test']} {count} × {row['chip']}", row["chip"],
                             _family(chip), _size(model), row["format"], row["engine"], count, float(row["measured"]),
-                            speed, row["split"], kind, _source(row["source"]), row["version"], 1, model.parameters))
+                            speed, row["split"], kind, _source(row["source"]), row["version"], 1, model.parameters,
+                            work.moe_layers))
     return out
 
 
@@ -358,7 +374,8 @@ def markdown(catalog: Catalog) -> str:
               for (family, fmt), group in _by(prefilled, lambda r: (r.family, r.precision))]
     lines += _row_table(engined, "### Engines by era (llm-perf-bench over PCIe, 2023: fitted; premAI on one A100,"
                                  " January 2024: held out)")
-    lines += _row_table(current, "### 2024–26 builds: decode and prefill rows (tests/data/perf/current.csv)")
+    lines += _row_table(current, "### 2024–26 builds: decode, prefill and whole-request rows (tests/data/perf/"
+                                 "current.csv, tensor_parallel.csv)")
     lines += _row_table(served, "### Serving many users: all users' output tokens/s (tests/data/perf/serving.csv)")
     lines += ["", "### Training, the groups of issue 15 (Lambda)", "", *head, _summary_row("all training rows",
                                                                                           trained + scaled)]
@@ -456,6 +473,27 @@ def _set_link(route: str, step_us: float) -> None:
     _set_table("LINKS", route, (step_us, share))
 
 
+def _fit_moe_layer(catalog: Catalog, cache: _Cache, engine: str, version: str) -> float:
+    """An era's cost per mixture-of-experts layer per step, from the fit sources that measured dense and MoE models
+    the same way (one user): each source's dense rows give the per-token time its setup adds to the model's
+    (the median of measured − modelled ms a token); what a MoE row takes beyond that, over its MoE layers, is the
+    MoE layers' own cost (routing, top-k, the routed experts' grouped-GEMM launches). The median over MoE rows."""
+    engines.set_era(engine, version, moe_layer_us=0.0)
+    by_source: dict[str, list[Residual]] = {}
+    for r in current_residuals(catalog, cache):
+        if r.split == "fit" and r.engine == engines.get(engine).id and r.version == version and r.kind == "decode":
+            by_source.setdefault(r.source, []).append(r)
+    costs = []
+    for found in by_source.values():
+        dense = [1e3 / r.measured - 1e3 / r.model for r in found if not r.moe_layers]
+        if dense:
+            offset = statistics.median(dense)
+            costs += [(1e3 / r.measured - 1e3 / r.model - offset) * 1e3 / r.moe_layers for r in found if r.moe_layers]
+    cost = statistics.median(costs) if costs else 0.0
+    engines.set_era(engine, version, moe_layer_us=cost)
+    return cost
+
+
 def fit(catalog: Catalog) -> dict[str, Any]:
     """Fit the engine eras and constants on the rows of `fit` sources; returns them (it also leaves them set in
     this process). Each era is fitted on its own engine's rows; the figures an era cannot be fitted on are its
@@ -530,6 +568,19 @@ def fit(catalog: Catalog) -> dict[str, Any]:
     for engine, version in (("vllm", "2024"), ("vllm", "2025"), ("tensorrt-llm", "2024")):
         engines.set_era(engine, version, gddr=fitted.gddr, hbm=fitted.hbm, ceiling_gbs=fitted.ceiling_gbs)
 
+    # TensorRT-LLM 2024 on NVLink baseboards (NeMo Framework's Llama 2 7B requests, 1-8 × A100 SXM4 and H100 SXM):
+    # its per-token overhead, the ceiling its kernels put on HBM, its own cost per all-reduce and the NVLink step
+    def tensorrt_2024(x: list[float]) -> float:
+        overhead, ceiling, allreduce, step = (abs(v) for v in x)
+        engines.set_era("tensorrt-llm", "2024", overhead_ms=overhead, ceiling_gbs=ceiling, allreduce_us=allreduce)
+        _set_link("nvlink", step)
+        return _mean_log_error(r for r in current_residuals(catalog, cache)
+                               if r.split == "fit" and r.engine == "tensorrt-llm")
+
+    best = [abs(v) for v in _nelder_mead(tensorrt_2024, [0.78, 4000.0, 30.0, 2.0], iterations=3000)]
+    tensorrt_2024(best)
+    result["tensorrt-llm 2024: overhead_ms, ceiling_gbs, allreduce_us; nvlink step_us"] = best
+
     def serving(x: list[float]) -> float:
         overhead, per_sequence, gemm = (abs(v) for v in x)
         engines.set_era("vllm", "2025", overhead_ms=overhead, per_sequence_us=per_sequence,
@@ -539,6 +590,7 @@ def fit(catalog: Catalog) -> dict[str, Any]:
     best = [abs(v) for v in _nelder_mead(serving, [1.3, 72.0, 0.51], iterations=1200)]
     serving(best)
     result["vllm 2025: overhead_ms, per_sequence_us, prefill_16bit (its GEMM share in batched steps)"] = best
+    result["vllm 2025: moe_layer_us"] = _fit_moe_layer(catalog, cache, "vllm", "2025")
 
     for kind in ("transformer", "cnn"):
         def training(x: list[float], kind: str = kind) -> float:

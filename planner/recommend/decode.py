@@ -5,9 +5,10 @@ tests/data/perf/.
 
 Decode reads every active weight once per step (and each sequence's KV cache), so a step of u sequences takes
 
-    t = (W + u · KV) / B_a  (softened max with the math)  + c + c_L · L + c_s · u + multi-GPU term
+    t = (W + u · KV) / B_a  (softened max with the math)  + c + c_L · L + c_MoE · L_MoE + c_s · u + multi-GPU term
     B_a = 1 / (1 / (η · B_eff) + 1 / C)      η: the engine's share of GDDR or HBM bandwidth; C: the ceiling the
                                              bytes its kernels keep in flight put on any memory (Little's law)
+    c_MoE · L_MoE: each mixture-of-experts layer's routing, top-k and grouped-GEMM launches, on every card
     layer split (llama.cpp, ExLlamaV2):  the cards run one after another: W over one card's bandwidth,
                                          + h · (n − 1) for the hand-overs
     tensor parallel (vLLM, SGLang, TensorRT-LLM, MLC):  each card reads W / n, + 2 all-reduces per layer of
@@ -101,6 +102,7 @@ class DecodeWork(NamedTuple):
     precision: str = "f16"  # the weight format (its math runs at the quantized or the 16-bit GEMM rate)
     context: int = 0  # tokens in the cache the KV figure is for
     kv_per_token: float = 0.0  # bytes of KV cache one more cached token adds to a step's reads
+    moe_layers: int = 0  # layers whose MLP is routed experts (each costs the era's moe_layer_us a step)
 
 
 def decode_work(model: WorkloadModel | None, parameters: float, precision: str, context: int,
@@ -120,7 +122,9 @@ def decode_work(model: WorkloadModel | None, parameters: float, precision: str, 
     kv = kv_cache_bytes(model, context, 1, kv_cache, padded=False) if context > 0 else 0.0
     per_token = kv_cache_bytes(model, 1, 1, kv_cache, padded=False)  # the first token is cached by every layer
     width = (model.attention_heads or 0) * model.head_size
-    return DecodeWork(read, kv, active * 1e9, model.layers, model.hidden_size, width, precision, context, per_token)
+    moe = (model.moe_layers if model.moe_layers is not None else model.layers or 0) if model.experts else 0
+    return DecodeWork(read, kv, active * 1e9, model.layers, model.hidden_size, width, precision, context, per_token,
+                      moe)
 
 
 def kv_at(work: DecodeWork, context: float) -> float:
@@ -248,7 +252,7 @@ def decode(chip: GpuChip, work: DecodeWork, engine: str = "llama.cpp", count: in
     arriving = batched * prompt / output if serving else 0.0  # prompt tokens prefilled per step
     link = link or (interconnect(chip, count) if tensor_parallel else None)
     core, prefill_ms = _step(chip, work, found.id, era, count if tensor_parallel else 1, batched, kv, arriving)
-    overhead = (era.overhead_ms + era.per_layer_us * (work.layers or 32) / 1e3
+    overhead = (era.overhead_ms + (era.per_layer_us * (work.layers or 32) + era.moe_layer_us * work.moe_layers) / 1e3
                 + era.per_sequence_us * (batched - 1 if batched > 1 else 0) / 1e3) / 1e3
     mode: Mode = "single card"
     multi = 0.0
@@ -303,7 +307,8 @@ def _allreduces(work: DecodeWork, count: int, link: Interconnect, tokens: float,
     message = tokens * hidden * 2  # 16-bit activations
     # vLLM's custom all-reduce: up to 8 cards over NVLink, only 2 over PCIe peer-to-peer (it disables itself on
     # more PCIe-only cards: vllm/distributed/device_communicators/custom_all_reduce.py)
-    custom = engine is not None and engine.custom_allreduce and (era is None or era.since >= "2024-01")
+    custom = (engine is not None and engine.custom_allreduce
+              and (era is None or (era.since >= "2024-01" and era.one_shot_allreduce)))
     one_shot = custom and ((link.route == "nvlink" and count <= 8) or (link.route == "pcie-p2p" and count == 2))
     steps = 2 if one_shot else 2 * (count - 1)
     own = era.allreduce_us if era is not None else 0.0

@@ -36,10 +36,13 @@ class Era:
     quantized: float  # bandwidth share of quantized formats relative to 16-bit weights
     per_sequence_us: float  # per batched sequence per step (sampling, scheduling, attention launch)
     allreduce_us: float  # the engine's own cost per tensor-parallel all-reduce (launch, synchronisation)
+    moe_layer_us: float = 0.0  # per mixture-of-experts layer per step, on every card (routing, top-k, the
+    #   grouped-GEMM launches of the routed experts): a fixed cost tensor parallel does not divide
     accumulate: str = "fp16"  # prefill GEMMs at the fp16-accumulate tensor rate (llama.cpp) or fp32 (PyTorch)
     prefill_16bit: float = 0.45  # share of that rate prefill reaches with 16-bit weights
     prefill_quantized: float = 0.35  # … with quantized weights (dequantized on the way, or int8 tensor cores)
     hop_ms: float = 0.0  # layer split: per extra card per token
+    one_shot_allreduce: bool = True  # the engine's one-shot all-reduce where the link allows (else NCCL's ring)
     fitted: tuple[str, ...] = ()
     source: str = ""
 
@@ -65,7 +68,7 @@ class Engine:
     @property
     def custom_allreduce(self) -> bool:
         """A one-shot all-reduce through peer memory (vLLM from 0.4 in 2024, SGLang, TensorRT-LLM) when the link
-        allows it."""
+        allows it and the era has it (`one_shot_allreduce`; TensorRT-LLM 2024 is fitted as NCCL's ring)."""
         return self.id in ("vllm", "sglang", "tensorrt-llm")
 
     def era(self, version: str | None = None) -> Era:

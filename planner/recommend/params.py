@@ -126,13 +126,15 @@ PREMAI = "premAI-io/benchmarks docs/llama2.md (A100 80GB, Llama 2 7B, Jan 2024; 
 # Engines, their version eras and their per-token, per-sequence and per-all-reduce figures are data:
 # planner/recommend/engines.toml (planner/recommend/engines.py), each era with its source.
 LINKS = Table(
-    {"nvlink": (2.0, 1.0), "pcie-p2p": (2.11, 1.0), "pcie-host": (14.0, 0.5)},
+    {"nvlink": (2.70, 1.0), "pcie-p2p": (2.11, 1.0), "pcie-host": (14.0, 0.5)},
     "µs per all-reduce step, share of the link's bandwidth",
     "NVIDIA/nccl-tests small-message all-reduce latencies: a few µs per ring step over NVLink (NVIDIA/nccl#1259: 128 B"
     " in ~6 µs on 2 × H100 with CUDA graphs), several µs per PCIe peer-to-peer hop; without peer-to-peer NCCL's SHM"
     " transport copies each chunk into and out of host memory (two PCIe crossings, half the bandwidth) with"
-    " ~10-20 µs per step (NVIDIA/nccl issues on GeForce RTX 4090 rigs). Estimates, checked against the"
-    " tensor-parallel rows of tests/data/perf/ (docs/performance-model.md)",
+    " ~10-20 µs per step (NVIDIA/nccl issues on GeForce RTX 4090 rigs). Fitted: the PCIe peer-to-peer step on"
+    " llm-perf-bench's MLC rows (2-8 × A100 PCIe), the NVLink step with TensorRT-LLM's own all-reduce cost on NeMo"
+    " Framework's Llama 2 7B requests (1-8 × A100 SXM4 and H100 SXM; tests/data/perf/tensor_parallel.csv); the"
+    " host-memory step is an estimate (docs/performance-model.md)",
     "what each step of a tensor-parallel all-reduce costs on each kind of link; a ring of n cards takes 2 (n − 1)"
     " steps, a one-shot all-reduce through peer memory 2")
 NO_P2P_ARCHITECTURES = ("ada", "blackwell")
