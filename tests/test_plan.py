@@ -92,16 +92,25 @@ def test_a_power_only_failure_is_planned_as_one_power_limit_for_all_cards(catalo
     assert [c.path for c in report.plan.changes] == ["gpu[0].power_limit"]
 
 
+QUAD_4090 = Path(__file__).parent / "data" / "plan" / "quad-4090-fe-wrx80.toml"
+
+
 def test_a_chip_changing_slot_fix_states_its_speed_and_memory_cost(catalog: Catalog) -> None:
-    report = check_file(example("fail-slots-quad-3090-fe-wrx80.toml"), catalog)
+    report = check_file(QUAD_4090, catalog)
     [placement] = [f for f in report.findings if f.code == "slot.placement"]
     other_chip = [f for f in placement.fixes if "another chip" in f.description]
+    assert other_chip
     for fix in other_chip:
-        assert "speed" in fix.description and "GB of memory" in fix.description
+        assert "% speed for" in fix.description and "GB of memory per card instead of 24 GB" in fix.description
 
 
 def test_same_chip_slot_fixes_come_before_chip_changing_ones(catalog: Catalog) -> None:
     report = check_file(example("fail-slots-quad-3090-fe-wrx80.toml"), catalog)
     [placement] = [f for f in report.findings if f.code == "slot.placement"]
     chips = ["another chip" in f.description for f in placement.fixes]
-    assert chips == sorted(chips)
+    assert chips == sorted(chips) and not chips[0]
+
+
+def test_the_plan_prefers_a_same_chip_change_to_another_chip(catalog: Catalog) -> None:
+    report = check_file(QUAD_4090, catalog)
+    assert report.plan is not None and not report.plan.changes_chip
