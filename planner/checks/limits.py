@@ -98,17 +98,18 @@ def describe(build: ResolvedBuild, limits: dict[int, float], cost: float, clears
              remaining: Sequence[str] = ()) -> str:
     """"set 285 W on all four GPUs: −6 % estimated throughput; clears outlet.continuous" (and what rests on
     an estimated minimum: a limit at it, or problems `remaining` even there)"""
-    if len(limits) == 1:
-        [limit] = limits.values()
+    if len(set(limits.values())) == 1 and {g.spec_index for g in build.gpus} <= limits.keys():
+        [limit] = set(limits.values())
         count = len(build.gpus)
         where = "the GPU" if count == 1 else f"{_COUNT_WORDS.get(count, f'all {count}')} GPUs"
         what = f"set {limit:g} W on {where}"
-    else:
-        parts = []
-        for group, limit in limits.items():
-            cards = [g for g in build.gpus if g.spec_index == group]
-            parts.append(f"{limit:g} W on {gpu_labels(g.index for g in cards)} ({cards[0].board.name})")
-        what = "set " + ", ".join(parts)
+    else:  # one clause per limit and card model, however many [[gpu]] tables list those cards
+        alike: dict[tuple[float, str], list[int]] = {}
+        for gpu in build.gpus:
+            if gpu.spec_index in limits:
+                alike.setdefault((limits[gpu.spec_index], gpu.board.name), []).append(gpu.index)
+        what = "set " + ", ".join(f"{limit:g} W on {gpu_labels(cards)} ({name})"
+                                  for (limit, name), cards in alike.items())
     price = f"{-cost * 100:+.0f} % estimated throughput".replace("-", "−")
     if price.startswith(("+0 ", "−0 ")):
         price = "no measurable throughput cost"
@@ -120,10 +121,14 @@ def _estimated_floors(build: ResolvedBuild, limits: dict[int, float], remaining:
     """The search never goes below a card's minimum. Where that minimum is only the catalog's estimate and
     it shapes the answer (a limit stops at it, or problems remain even there), say so: the card's real
     minimum may differ, and the driver enforces that one."""
-    notes = []
+    notes: list[str] = []
+    seen: set[tuple[str, float]] = set()
     for group, limit in limits.items():
         gpu = next(g for g in build.gpus if g.spec_index == group)
         board = gpu.board
+        if (board.id, limit) in seen:  # the same card at the same limit from another [[gpu]] table: said once
+            continue
+        seen.add((board.id, limit))
         if "power_limit_min" not in board.estimated or not (limit == board.power_limit_min or remaining):
             continue
         check = f"check it with {range_tool(gpu.chip.maker, below=True)}"
@@ -146,3 +151,22 @@ def range_tool(maker: str, below: bool) -> str:
         return (f"`amd-smi static --limit` or `rocm-smi --showmaxpower` (the amdgpu driver's "
                 f"power1_cap_{'min' if below else 'max'})")
     return "the vendor's management tool"
+
+
+def alike_tables(build: ResolvedBuild) -> dict[int, list[int]]:
+    """The build's [[gpu]] tables in classes of the same card (board, current limit, riser, PSU), each class by
+    its first table: the limit searches give a class one limit, so sixteen tables of one card search like one
+    table of sixteen (and say one clause, not sixteen)."""
+    classes: dict[tuple[object, ...], list[int]] = {}
+    for gpu in build.gpus:
+        key = (gpu.board.id, gpu.power_limit, gpu.riser.id if gpu.riser is not None else None, gpu.psu)
+        tables = classes.setdefault(key, [])
+        if gpu.spec_index not in tables:
+            tables.append(gpu.spec_index)
+    return {tables[0]: tables for tables in classes.values()}
+
+
+def per_table(members: dict[int, list[int]], groups: Sequence[int], limits: Sequence[float]) -> dict[int, float]:
+    """Each [[gpu]] table's limit, from one limit per class (`groups`: the classes' first tables)."""
+    return {table: limit for group, limit in zip(groups, limits, strict=True) for table in members[group]}
+

@@ -20,7 +20,7 @@ from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks.context import Context, Settings
 from planner.checks.findings import Change, Finding
-from planner.checks.limits import Limits, candidates, describe, search_limits, with_limits
+from planner.checks.limits import Limits, alike_tables, candidates, describe, per_table, search_limits, with_limits
 from planner.checks.registry import codes_reading, informing, registered
 
 ProblemKey = tuple[str, str, tuple[str, ...]]  # code, severity, subject
@@ -57,7 +57,10 @@ class _Search:
     def __init__(self, build: ResolvedBuild, catalog: Catalog, settings: Settings, severities: tuple[str, ...]):
         self.build, self.catalog, self.settings = build, catalog, settings
         self.severities = severities
-        self.groups = sorted({g.spec_index for g in build.gpus})
+        # [[gpu]] tables of the same card share one limit, however the file lists them: `self.groups` holds the
+        # first table of each such class, `self.members` every table of it
+        self.members = alike_tables(build)
+        self.groups = sorted(self.members)
         self.boards = {g.spec_index: g.board for g in build.gpus}
         self.codes = power_limit_codes()
         self.checks = [r for r in registered().values() if r.code in self.codes]
@@ -69,9 +72,13 @@ class _Search:
         self.models = base.unchanged_by(frozenset({"gpus.power_limit"}))
         self.trials: dict[Limits, _Trial] = {}
 
+    def per_table(self, limits: Limits) -> dict[int, float]:
+        """Each [[gpu]] table's limit, from one limit per class of alike tables."""
+        return per_table(self.members, self.groups, limits)
+
     def changes(self, limits: Limits) -> list[Change]:
-        return [Change(path=f"gpu[{group}].power_limit", value=f"{limit:g} W")
-                for group, limit in zip(self.groups, limits, strict=True)]
+        return [Change(path=f"gpu[{table}].power_limit", value=f"{limit:g} W")
+                for table, limit in sorted(self.per_table(limits).items())]
 
     def problems(self, findings: list[Finding]) -> frozenset[ProblemKey]:
         return frozenset((f.code, f.severity, tuple(f.subject)) for f in findings
@@ -84,7 +91,7 @@ class _Search:
 
     def trial(self, limits: Limits) -> _Trial:
         if limits not in self.trials:
-            self.trials[limits] = self.check(with_limits(self.build, dict(zip(self.groups, limits, strict=True))))
+            self.trials[limits] = self.check(with_limits(self.build, self.per_table(limits)))
         return self.trials[limits]
 
 
@@ -126,10 +133,10 @@ def _plan(build: ResolvedBuild, search: _Search, best: Limits, current: frozense
     cost = 1 - after.relative_perf / now if now else 0.0
     left = {key[0] for key in after.problems}
     clears = sorted({key[0] for key in current} - left)
-    limits = dict(zip(search.groups, best, strict=True))
+    limits = search.per_table(best)
     set_now = {g.spec_index: g.power_limit for g in build.gpus}
-    changes = [c for c, group in zip(search.changes(best), search.groups, strict=True)
-               if limits[group] != set_now[group]]
+    changes = [c for c, table in zip(search.changes(best), sorted(limits), strict=True)
+               if limits[table] != set_now[table]]
     remaining = sorted({key[0] for key in residual})
     return Plan(limits=limits, changes=changes, relative_perf=after.relative_perf, cost=cost, clears=clears,
                 remaining=remaining, description=describe(build, limits, cost, clears, remaining))

@@ -33,6 +33,13 @@ def limit_cut_fix(ctx: Context, gpus: Iterable[int], fits: Callable[[float], boo
     if not chosen or not ctx.propose_fixes:
         return None
     build = ctx.build
+    # the cards of [[gpu]] tables alike to a chosen card's get the cut too (the split cannot tell them apart, and
+    # a table with count = N cuts all N): sixteen tables of one card are cut as one table of sixteen
+    from planner.checks.limits import alike_tables
+
+    tables = {build.gpus[i].spec_index for i in chosen}
+    tables = {t for members in alike_tables(build).values() if tables & set(members) for t in members}
+    chosen = [g.index for g in build.gpus if g.spec_index in tables]
     room = min(build.gpus[i].power_limit - build.gpus[i].board.power_limit_min for i in chosen)
     steps = int(room // STEP_W)
     if steps < 1 or not fits(steps * STEP_W):

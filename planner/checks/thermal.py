@@ -62,10 +62,18 @@ def _thermal_fix(ctx: Context, code: str, goal: str, ok: Callable[[Thermal], boo
     the model alone (microseconds a trial) and verified by re-checking the changed build."""
     if not ctx.propose_fixes:
         return []
-    from planner.checks.limits import candidates, describe, search_limits, with_limits  # only fixes search limits
+    from planner.checks.limits import (  # only fixes search limits
+        alike_tables,
+        candidates,
+        describe,
+        per_table,
+        search_limits,
+        with_limits,
+    )
 
     build = ctx.build
-    groups = sorted({g.spec_index for g in build.gpus})
+    members = alike_tables(build)  # tables of the same card share one limit
+    groups = sorted(members)
     boards = {g.spec_index: g.board for g in build.gpus}
     options = [candidates(boards[g]) for g in groups]
 
@@ -75,7 +83,7 @@ def _thermal_fix(ctx: Context, code: str, goal: str, ok: Callable[[Thermal], boo
         """The build with these limits and its thermal model, once per limits (the search asks whether limits
         are `ok`, then their throughput)."""
         if limits not in models:
-            changed = with_limits(build, dict(zip(groups, limits, strict=True)))
+            changed = with_limits(build, per_table(members, groups, limits))
             models[limits] = changed, thermal_model(changed, ctx.placement, ctx.budget.rest)
         return models[limits]
 
@@ -86,8 +94,8 @@ def _thermal_fix(ctx: Context, code: str, goal: str, ok: Callable[[Thermal], boo
     if not ok(model(tuple(o[-1] for o in options))[1]):
         return []  # not even the lowest limits do it
     best = search_limits(options, [boards[g].tdp for g in groups], lambda limits: ok(model(limits)[1]), throughput)
-    limits = dict(zip(groups, best, strict=True))
-    changes = [Change(path=f"gpu[{g}].power_limit", value=f"{limit:g} W") for g, limit in limits.items()]
+    limits = per_table(members, groups, best)
+    changes = [Change(path=f"gpu[{g}].power_limit", value=f"{limit:g} W") for g, limit in sorted(limits.items())]
     now = ctx.performance.relative_perf
     cost = 1 - throughput(best) / now if now else 0.0
     fix = ctx.fix(f"{describe(build, limits, cost, [])}; {goal}", changes, code)

@@ -136,14 +136,17 @@ def power_split(build: ResolvedBuild, budget: DcBudget, psu_target: float = para
     """The best way to feed every GPU from the build's PSUs (SPEC §4.1), with each PSU's and circuit's load."""
     problem = _Problem(build, budget, psu_target)
     fixed: dict[int, int] = {}
-    free: dict[int, list[int]] = {}  # spec index -> GPU indices the split may place
+    # cards the split cannot tell apart (the same board at the same limit, with the same inputs and riser) form
+    # one group however the file lists them: sixteen [[gpu]] tables of one card split like one table of sixteen
+    free: dict[tuple[object, ...], list[int]] = {}
     for gpu, need in zip(build.gpus, problem.needs, strict=True):
         if len(build.psus) == 1 or need == _NO_INPUTS:
             fixed[gpu.index] = BOARD_PSU
         elif gpu.psu is not None:
             fixed[gpu.index] = gpu.psu
         else:
-            free.setdefault(gpu.spec_index, []).append(gpu.index)
+            key = (gpu.board.id, gpu.power_limit, need, gpu.riser.id if gpu.riser is not None else None)
+            free.setdefault(key, []).append(gpu.index)
     if not free:  # one candidate: no key to rank it by
         gpu_psu = [fixed[g.index] for g in build.gpus]
         return problem.split(*problem.loads(gpu_psu), gpu_psu)
