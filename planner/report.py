@@ -6,7 +6,7 @@ and `to_json` gives the CLI contract's JSON directly."""
 
 from typing import Any, Literal, NamedTuple
 
-from planner.build.parts_list import parts_list
+from planner.build.parts_list import parts_list, total_cents
 from planner.checks.context import Context
 from planner.checks.findings import Finding
 
@@ -140,7 +140,7 @@ def _price(ctx: Context) -> tuple[float, list[str], dict[str, str | None], dict[
     """Total of the known prices, the parts without one, each price's date, the prices that are the user's, each
     price's market and the stale prices."""
     rows = parts_list(ctx.build)
-    total = sum(r.line_total for r in rows if r.line_total is not None)
+    total = total_cents(rows) / 100  # the sum of the lines as a parts list shows them
     return (total, [r.part_id for r in rows if r.unit_price is None],
             {r.part_id: r.price_date for r in rows if r.unit_price is not None},
             {r.part_id: r.price_from for r in rows if r.user_price and r.price_from},
