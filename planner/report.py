@@ -37,7 +37,8 @@ class GpuSummary(NamedTuple):
     positions: list[int] | None  # Expansion-slot positions its cooler covers.
     lanes: int | None
     power_limit_w: float
-    temperature_c: float | None  # Predicted; at its temperature target while it throttles to hold it.
+    temperature_c: float | None  # Where it settles (thermal model): at its target while it throttles to hold it.
+    power_w: float  # What it draws under sustained load: its power limit, or less while it throttles (same model).
     relative_perf: float | None  # Speed vs its default power: power limit and thermal throttling.
 
 
@@ -116,6 +117,7 @@ def summarize(ctx: Context) -> Summary:
                                positions=list(mount.positions) if mount else None,
                                lanes=mount.lanes if mount else None,
                                power_limit_w=g.power_limit, temperature_c=_temperature(ctx, g.index),
+                               power_w=round(ctx.thermal.gpus[g.index].power_w, 1),
                                relative_perf=round(ctx.performance.gpus[g.index].relative_perf, 4)))
     price, missing, dates, user, markets, stale = _price(ctx)
     return Summary(
