@@ -513,6 +513,25 @@ class BasePart(Part):
         return self
 
 
+#: Fields an entry states for (or works out from) another of its fields, by kind ("*": every kind). An inline
+#: part that changes such a field on its base drops the base's derived figures, which described the base's value,
+#: not the builder's: `{ base = "…-mining-frame", psu_bays = 4 }` gets 4 ATX mounts, not the frame's 2 listed ones.
+DERIVED_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "*": {"price": ("price_date", "price_source"),
+          "used_price": ("used_price_low", "used_price_high", "used_price_date", "used_price_source")},
+    "case": {"psu_bays": ("psu_mounts",)},
+    "motherboard": {"slots": ("switches",)},
+    "gpu-chip": {"memory_bandwidth": ("memory_bus_width", "memory_data_rate"),
+                 "memory_bus_width": ("memory_bandwidth",), "memory_data_rate": ("memory_bandwidth",)},
+    "psu": {"opp_trip": ("opp_source",)},
+}
+
+
+def derived_from(kind: str, field: str) -> tuple[str, ...]:
+    """The fields of a `kind` entry derived from `field` (DERIVED_FIELDS)."""
+    return DERIVED_FIELDS["*"].get(field, ()) + DERIVED_FIELDS.get(kind, {}).get(field, ())
+
+
 KIND_MODELS: dict[str, type[Part]] = {
     "gpu-chip": GpuChip,
     "gpu": GpuBoard,
