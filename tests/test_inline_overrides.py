@@ -32,7 +32,8 @@ def test_more_psu_bays_on_a_base_case_replace_the_mounts_the_base_listed(tmp_pat
 
 
 def test_a_rule_between_fields_names_the_base_fields_to_set_as_well(tmp_path: Path) -> None:
-    path = _with(DUAL_4090, 'part = "nvidia-rtx-4090-fe"', 'part = { base = "nvidia-rtx-4090-fe", tdp = 700 }', tmp_path)
+    inline = 'part = { base = "nvidia-rtx-4090-fe", tdp = 700 }'
+    path = _with(DUAL_4090, 'part = "nvidia-rtx-4090-fe"', inline, tmp_path)
     result = run_cli("check", path)
     assert result.code == 2
     assert ("the base nvidia-rtx-4090-fe gives `power_limit_min` and `power_limit_max`: set them in the inline "

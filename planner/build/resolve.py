@@ -15,7 +15,19 @@ from planner.catalog import Catalog, did_you_mean
 from planner.catalog.prices import PriceOrigin, for_market
 from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.build import BuildFile, Extras, Region, Workload
-from planner.models.parts import KIND_MODELS, Case, derived_from, Cpu, GpuBoard, GpuChip, Motherboard, Outlet, Part, Psu, Riser
+from planner.models.parts import (
+    KIND_MODELS,
+    Case,
+    Cpu,
+    GpuBoard,
+    GpuChip,
+    Motherboard,
+    Outlet,
+    Part,
+    Psu,
+    Riser,
+    derived_from,
+)
 from planner.validation import location, message
 
 P = TypeVar("P", bound=Part)

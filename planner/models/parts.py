@@ -139,8 +139,9 @@ class GpuBoard(Part):
     power_connectors: list[PowerConnector] = Field(
         min_length=1,
         description="Power inputs on the card, e.g. ['pcie-8pin', 'pcie-8pin'], ['pcie-6pin'] or ['12vhpwr'].")
-    slot_width: float = Field(ge=1, le=5, description="Expansion-slot positions the card covers (1, 2, 2.5, 3…; at least"
-                                                      " 1: a bracket takes a whole slot).")
+    slot_width: float = Field(
+        ge=1, le=5, description="Expansion-slot positions the card covers (1, 2, 2.5, 3…; at least 1: a bracket takes"
+                                " a whole slot).")
     length: Length = Field(gt=50, le=450, description="Card length, mm.")
     height: Length = Field(
         gt=50, le=250,

@@ -19,9 +19,10 @@ Among the valid placements the best is, comparing in this order (`score`, each a
 
 How: each criterion is a sum over the cards (lanes compare like counts of the narrowest links, then the
 next narrowest…, so one card on a chipset x4 costs more than any number of wider ones: weights
-C − 17^(33 − link) with link = lanes + 17 on CPU lanes), so one integer holds the whole score and a dynamic programme over (slot, next free position, cards left of each kind, mounts left,
-the open-air card waiting for its gap, the used/empty choices of the sharing slots still open) finds the
-maximum exactly. Cards of the same kind are interchangeable, so identical cards are never permuted.
+C − 17^(33 − link) with link = lanes + 17 on CPU lanes), so one integer holds the whole score and a dynamic
+programme over (slot, next free position, cards left of each kind, mounts left, the open-air card waiting for
+its gap, the used/empty choices of the sharing slots still open) finds the maximum exactly. Cards of the same
+kind are interchangeable, so identical cards are never permuted.
 Lane-sharing rules couple slots far apart: a rule of slot a triggered by slot t is decided at the upper of
 the two (t used or empty) and carried down to the lower, where it is read or enforced, so the state holds
 only the choices still open (a ring of rules, each slot narrowed by the next, holds two or three), and
