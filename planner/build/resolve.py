@@ -16,6 +16,7 @@ from planner.catalog.prices import PriceOrigin, for_market
 from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.build import BuildFile, Extras, Region, Workload
 from planner.models.parts import (
+    DERIVED_FIELDS,
     KIND_MODELS,
     Case,
     Cpu,
@@ -269,8 +270,9 @@ def is_owned(ref: Any) -> bool:
 
 def _derived_reset(kind: str, base: dict[str, Any], written: dict[str, Any]) -> list[str]:
     """The base's fields an inline part drops: those derived from a field it changes (DERIVED_FIELDS), unless
-    it writes them too."""
-    return [derived for field, value in written.items() if base.get(field) != value
+    it writes them too. A price it gives is its own even when it equals the base's: the base's date and source
+    go with it (a field it repeats unchanged, such as the base's `psu_bays`, keeps what derives from it)."""
+    return [derived for field, value in written.items() if base.get(field) != value or field in DERIVED_FIELDS["*"]
             for derived in derived_from(kind, field) if derived not in written and derived in base]
 
 
