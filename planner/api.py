@@ -16,11 +16,12 @@ from planner.errors import CatalogError, InputError, PlannerError
 from planner.fmt import num, printable, usd, watts
 from planner.models.build import Region
 from planner.models.parts import Part
-from planner.report import Report, make_report
+from planner.report import GpuSummary, Report, make_report
 
 __all__ = [
-    "Catalog", "CatalogError", "Change", "Finding", "Fix", "InputError", "Part", "PlannerError", "Region", "Report",
-    "ResolvedBuild", "Settings", "check_build", "check_file", "load_build", "num", "plan_finding", "printable", "usd",
+    "Catalog", "CatalogError", "Change", "Finding", "Fix", "GpuSummary", "InputError", "Part", "PlannerError", "Region",
+    "Report", "ResolvedBuild", "Settings", "check_build", "check_file", "load_build", "num", "plan_finding", "printable",
+    "usd",
     "watts",
 ]
 

@@ -6,7 +6,7 @@ and `to_json` gives the CLI contract's JSON directly."""
 
 from typing import Any, Literal, NamedTuple
 
-from planner.build.parts_list import parts_list
+from planner.build.parts_list import parts_list, total_cents
 from planner.checks.context import Context
 from planner.checks.findings import Finding
 from planner.checks.plan import Plan
@@ -38,7 +38,8 @@ class GpuSummary(NamedTuple):
     positions: list[int] | None  # Expansion-slot positions its cooler covers.
     lanes: int | None
     power_limit_w: float
-    temperature_c: float | None  # Predicted; at its temperature target while it throttles to hold it.
+    temperature_c: float | None  # Where it settles (thermal model): at its target while it throttles to hold it.
+    power_w: float  # What it draws under sustained load: its power limit, or less while it throttles (same model).
     relative_perf: float | None  # Speed vs its default power: power limit and thermal throttling.
 
 
@@ -120,6 +121,7 @@ def summarize(ctx: Context) -> Summary:
                                positions=list(mount.positions) if mount else None,
                                lanes=mount.lanes if mount else None,
                                power_limit_w=g.power_limit, temperature_c=_temperature(ctx, g.index),
+                               power_w=round(ctx.thermal.gpus[g.index].power_w, 1),
                                relative_perf=round(ctx.performance.gpus[g.index].relative_perf, 4)))
     price, missing, dates, user, markets, stale = _price(ctx)
     return Summary(
@@ -144,7 +146,7 @@ def _price(ctx: Context) -> tuple[float, list[str], dict[str, str | None], dict[
     """Total of the known prices, the parts without one, each price's date, the prices that are the user's, each
     price's market and the stale prices."""
     rows = parts_list(ctx.build)
-    total = sum(r.line_total for r in rows if r.line_total is not None)
+    total = total_cents(rows) / 100  # the sum of the lines as a parts list shows them
     return (total, [r.part_id for r in rows if r.unit_price is None],
             {r.part_id: r.price_date for r in rows if r.unit_price is not None},
             {r.part_id: r.price_from for r in rows if r.user_price and r.price_from},

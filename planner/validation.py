@@ -45,9 +45,16 @@ def shown(value: object) -> str:
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
 
 
+#: Why a key has its lower bound, said after the bound when a value is under it.
+WHY_AT_LEAST = {"ram_modules": "a board needs memory (leave the key out for one module per memory channel)"}
+
+
 def message(detail: ErrorDetails) -> str:
     kind = detail["type"]
     msg = detail["msg"]
+    key = detail["loc"][-1] if detail["loc"] else None
+    if kind in ("greater_than_equal", "greater_than") and key in WHY_AT_LEAST:
+        return f"{msg[0].lower()}{msg[1:]}, got {shown(detail.get('input'))}: {WHY_AT_LEAST[str(key)]}"
     if kind == "value_error":
         return msg.removeprefix("Value error, ")
     if kind == "extra_forbidden":

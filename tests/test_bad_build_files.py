@@ -40,6 +40,16 @@ def test_bad_build_file_gives_one_clear_error_with_file_and_place(path: Path) ->
     assert "Traceback" not in result.err
 
 
+def test_a_build_with_no_memory_modules_is_refused_naming_the_key(tmp_path: Path) -> None:
+    text = (EXAMPLES / "pass-dual-3090-wrx80.toml").read_text()
+    assert "ram_modules = 8" in text
+    path = tmp_path / "no-memory.toml"
+    path.write_text(text.replace("ram_modules = 8", "ram_modules = 0"))
+    result = run_cli("check", path)
+    assert result.code == 2
+    assert "extras.ram_modules: input should be greater than or equal to 1, got 0: a board needs memory" in result.err
+
+
 def test_a_bad_file_among_good_ones_exits_2_and_still_reports_the_good_ones() -> None:
     good = EXAMPLES / "pass-dual-3090-wrx80.toml"
     result = run_cli("check", good, BAD[0], "--format", "json")

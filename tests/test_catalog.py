@@ -10,7 +10,7 @@ from planner.catalog import Catalog, builtin_dir, default_dirs
 from planner.errors import CatalogError, UnknownPartError
 from planner.models.parts import KIND_FILES
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
 
 def test_every_built_in_entry_is_valid_and_every_reference_resolves(catalog: Catalog) -> None:
@@ -75,8 +75,8 @@ def test_an_invalid_entry_names_file_entry_and_field(tmp_path: Path) -> None:
     catalog = Catalog([builtin_dir(), tmp_path])
     with pytest.raises(CatalogError) as caught:
         catalog.get("gpu", "nvidia-rtx-3090-fe")
-    assert str(caught.value).endswith("gpus.toml: [nvidia-rtx-3090-fe] slot_width: input should be greater than 0, "
-                                      "got -1")
+    assert str(caught.value).endswith("gpus.toml: [nvidia-rtx-3090-fe] slot_width: input should be greater than or "
+                                      "equal to 1, got -1")
 
 
 def test_validate_collects_every_problem_of_every_entry(tmp_path: Path) -> None:
@@ -142,6 +142,42 @@ def test_catalog_validate_of_the_built_in_catalogs_passes() -> None:
     result = run_cli("catalog", "validate")
     assert result.code == 0, result.err
     assert "0 problem(s)" in result.out
+
+
+def test_catalog_validate_lists_the_files_it_read_per_kind() -> None:
+    result = run_cli("catalog", "validate", Path("tests/data/catalog"))
+    assert result.code == 0, result.err
+    assert "  gpu: tests/data/catalog/gpus.toml\n" in result.out
+    assert "  psu: tests/data/catalog/psus.toml\n" in result.out
+
+
+def test_catalog_validate_warns_that_a_misnamed_file_was_not_read_and_names_its_kind(tmp_path: Path) -> None:
+    _write(tmp_path, "gpu.toml", OVERRIDE)
+    result = run_cli("catalog", "validate", tmp_path)
+    assert "gpu.toml: not a catalog file name, so it was not read; did you mean gpus.toml (kind gpu)?" in result.err
+    assert "Files read: none" in result.out and "1 file(s) not read" in result.out
+
+
+def test_catalog_validate_refuses_a_catalog_name_that_is_a_directory(tmp_path: Path) -> None:
+    (tmp_path / "psus.toml").mkdir()
+    result = run_cli("catalog", "validate", tmp_path)
+    assert result.code == 1
+    assert "psus.toml: is a directory, not read: the psu catalog must be a TOML file" in result.err
+
+
+@pytest.mark.parametrize(("file", "old", "new", "problem"), [
+    ("gpu-chips.toml", "memory = 24", "memory = 1e-9", "[rtx-3090] memory: input should be greater than or equal to 1"),
+    ("gpus.toml", "tdp = 350", "tdp = 1", "[nvidia-rtx-3090-fe] tdp: input should be greater than or equal to 10"),
+    ("gpus.toml", "slot_width = 3", "slot_width = 0.5",
+     "[nvidia-rtx-3090-fe] slot_width: input should be greater than or equal to 1"),
+], ids=["a-chip-with-1e-9-gb", "a-1-w-card", "a-half-slot-card"])
+def test_catalog_validate_refuses_physically_implausible_figures(tmp_path: Path, file: str, old: str, new: str,
+                                                                 problem: str) -> None:
+    text = (ROOT / "tests" / "data" / "catalog" / file).read_text() if file != "gpus.toml" else OVERRIDE
+    assert old in text
+    _write(tmp_path, file, text.replace(old, new, 1))
+    result = run_cli("catalog", "validate", tmp_path)
+    assert result.code == 1 and problem in result.err, result.err
 
 
 def test_one_imported_entry_is_read_without_parsing_its_whole_file(tmp_path: Path) -> None:

@@ -121,6 +121,15 @@ def test_what_no_power_limit_clears_is_reported_as_remaining(tmp_path: Path) -> 
     assert result.code == 1 and "no power limit clears psu.connectors" in result.err
 
 
+def test_optimize_exits_1_and_names_the_slot_error_that_remains_after_its_limits() -> None:
+    # the limits clear the PSU and outlet errors, but four 3-slot cards still do not fit the board
+    result = run_cli("optimize", example("fail-psu-quad-3090-fe-1600w.toml"))
+    assert result.code == 1
+    assert "no power limit clears slot.placement: the build still fails" in result.err
+    assert "slot.placement" in json.loads(run_cli("optimize", example("fail-psu-quad-3090-fe-1600w.toml"),
+                                                  "--format", "json").out)["remaining"]
+
+
 def test_a_problem_of_a_check_that_reads_no_power_limit_is_not_the_optimisers() -> None:
     passive = BASE + '[[gpu]]\npart = { base = "gigabyte-rtx-3090-turbo", cooler = "passive", name = "Passive" }\n'
     plan = optimize(build(passive), TEST_CATALOG)

@@ -188,3 +188,24 @@ def test_a_lone_card_behind_a_narrower_uplink_is_told_so(catalog: Catalog) -> No
     assert info.severity == "info"
     assert "GPU1 sits behind switch 1 (a Gen4 switch), whose x8 Gen3 link to the CPU moves 7.9 GB/s each way, " \
            "less than the card's own link (31.5 GB/s)" in info.message
+
+
+@pytest.mark.parametrize(("card", "chip"), [("nvidia-rtx-4090-fe", "NVIDIA GeForce RTX 4090"),
+                                            ("nvidia-rtx-5090-fe", "NVIDIA GeForce RTX 5090")])
+def test_geforce_40_and_50_cards_behind_one_switch_talk_through_host_memory(catalog: Catalog, card: str,
+                                                                            chip: str) -> None:
+    # the driver disables peer-to-peer on these cards: their traffic does not stay inside the switch
+    text = _text(count=2, extra='slot = ["PCIEX16_4", "PCIEX16_7"]').replace("gigabyte-rtx-3090-turbo", card)
+    [shared] = [f for f in check_build(build(text, catalog), catalog).findings if f.code == "pcie.cpu-lanes"]
+    assert f"the {chip} has no peer-to-peer" in shared.message
+    assert "goes through host memory" in shared.message and "stay inside the switch" not in shared.message
+
+
+def test_a_chip_the_catalog_marks_without_peer_to_peer_talks_through_host_memory(tmp_path: Path) -> None:
+    import tomlkit
+
+    chip = Catalog([builtin_dir()]).entry("gpu-chip", "rtx-3090").data
+    (tmp_path / "gpu-chips.toml").write_text(tomlkit.dumps({"rtx-3090": {**chip, "p2p": False}}))
+    catalog = Catalog([builtin_dir(), tmp_path])
+    first, _ = _lanes(catalog)
+    assert "the NVIDIA GeForce RTX 3090 has no peer-to-peer" in first.message

@@ -154,3 +154,13 @@ def test_the_tree_puts_chipset_slots_behind_one_shared_link(catalog: Catalog, tm
     tree = pcie_tree(build, place(build))
     assert gpus_under(tree, CHIPSET) == [1]
     assert link(tree, 1) == (2, 4)
+
+
+def test_two_cards_on_an_x870e_board_get_x8_x8_on_cpu_lanes_not_x16_and_a_chipset_x4(tmp_path: Path) -> None:
+    # the X870E's third slot (position 7, chipset x4) is free in a 9-position case: the placement must still
+    # split the CPU's x16 between the two cards rather than leave the second one on the chipset's shared uplink
+    text = CONSUMER.read_text().replace("asus-proart-x670e-creator-wifi", "asus-proart-x870e-creator-wifi")
+    path = tmp_path / "dual-4090-fe-x870e.toml"
+    path.write_text(text.replace('"fractal-torrent"', '"fractal-meshify-2-xl"'))
+    gpus = _report(path)["summary"]["gpus"]
+    assert [(g["mount"], g["lanes"]) for g in gpus] == [("PCIEX16(G5)_1", 8), ("PCIEX16(G5)_2", 8)]

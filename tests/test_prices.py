@@ -56,6 +56,29 @@ def test_a_price_file_changes_the_build_total(tmp_path: Path) -> None:
     assert after == pytest.approx(before - 2 * (_catalog_price("gpu", "nvidia-rtx-3090-fe") - 800))
 
 
+def _thirds(tmp_path: Path) -> tuple[Path, Path]:
+    """Four RTX 3090 TURBO at a price of a third of $1,000 (the price file's, to the tenth of a cent)."""
+    return (example("pass-quad-3090-turbo-wrx80.toml"),
+            _price_file(tmp_path, 'gigabyte-rtx-3090-turbo = { price = 333.333, date = "2026-11" }\n'))
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "md"])
+def test_a_line_total_is_the_shown_unit_price_times_the_count(tmp_path: Path, fmt: str) -> None:
+    build, quotes = _thirds(tmp_path)
+    out = run_cli("export", build, "--format", fmt, "--prices", quotes).out
+    [line] = [line for line in out.splitlines() if "3090 TURBO" in line]  # 4 × 333.33, not 4 × 333.333
+    assert "333.33" in line and ("1,333.32" in line or "1333.32" in line), line
+
+
+def test_the_total_is_the_sum_of_the_lines_as_shown(tmp_path: Path) -> None:
+    build, quotes = _thirds(tmp_path)
+    rows = list(csv.DictReader(io.StringIO(run_cli("export", build, "--format", "csv", "--prices", quotes).out)))
+    lines = [row["Line total (USD)"] for row in rows if row["Part"] != "Total" and row["Line total (USD)"]]
+    [total] = [row["Line total (USD)"] for row in rows if row["Part"] == "Total"]
+    assert sum(round(float(value) * 100) for value in lines) == round(float(total) * 100)
+    assert _summary(build, "--prices", quotes)["price_usd"] == float(total)
+
+
 def test_the_report_says_which_prices_came_from_the_price_file(tmp_path: Path) -> None:
     quotes = _price_file(tmp_path, 'nvidia-rtx-3090-fe = { price = 800, date = "2026-11", note = "used, eBay" }\n')
     summary = _summary(PASSING, "--prices", quotes)

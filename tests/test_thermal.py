@@ -7,15 +7,19 @@ of the system releases 280 + 50 + 12 + 14 + 12 = 368 W inside the case.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from planner.build.edit import apply
 from planner.checks.context import Context
 from planner.checks.thermal import sandwich
+from planner.fmt import watts
 from planner.physics import params
 from planner.physics.thermal import thermal_model
 from planner.placement import Placement
 
+from conftest import example, run_cli
 from helpers import BASE, TEST_CATALOG, build, findings, gpus, report
 
 REST_W = 368.0
@@ -114,6 +118,27 @@ def test_a_card_over_its_target_reports_throttling_and_its_cost_instead_of_a_hig
     gpu = report(HOT_ROOM).summary.gpus[0]
     # the measured curve at 309.3 / 350 = 0.884: 0.98 + 0.01 × (0.884 − 0.857) / 0.057
     assert (gpu.temperature_c, gpu.relative_perf) == (83.0, pytest.approx(0.9847, abs=5e-4))
+
+
+def test_the_summary_gives_the_temperature_and_power_the_gpu_temp_finding_says_a_card_settles_at() -> None:
+    # GPU3 over the PSU shroud "would reach 99 °C" at 350 W and throttles hard: the summary must not show 83 °C
+    # beside 350 W as if it ran there, but where it settles, as the finding says
+    [checked] = json.loads(run_cli("check", example("fail-psu-quad-3090-fe-1600w.toml"), "--format", "json").out)
+    hot = [f for f in checked["findings"] if f["code"] == "thermal.gpu-temp"]
+    assert len(hot) == 3
+    for finding in hot:
+        gpu = checked["summary"]["gpus"][int(finding["subject"][0].removeprefix("GPU")) - 1]
+        assert gpu["power_w"] < gpu["power_limit_w"]
+        assert f"to about {watts(gpu['power_w'])} at {gpu['temperature_c']:.0f} °C" in finding["message"]
+
+
+def test_the_tui_totals_show_the_power_a_throttling_card_settles_at() -> None:
+    from planner.api import Catalog, check_file
+    from tui.widgets.totals import gpu_line
+
+    summary = check_file(example("fail-psu-quad-3090-fe-1600w.toml"), Catalog()).summary
+    assert gpu_line(summary.gpus[2]) == f"{summary.gpus[2].mount}, 350 W, 83 °C at {watts(summary.gpus[2].power_w)}"
+    assert gpu_line(summary.gpus[3]).endswith("350 W, 75 °C")  # the coolest card runs at its limit
 
 
 def test_the_temperature_fix_is_the_highest_limit_below_the_target_and_verified() -> None:

@@ -2,6 +2,7 @@
 each price comes from, its market and when it was seen (and whether that is so long ago it is stale)."""
 
 
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal, NamedTuple
 
 from planner.build.resolve import ResolvedBuild
@@ -16,7 +17,7 @@ class Row(NamedTuple):
     part_id: str
     name: str
     quantity: int
-    unit_price: float | None
+    unit_price: float | None  # in dollars and whole cents, as every list shows it (the catalog's figure rounded once)
     price_date: str | None = None  # when the price was seen (YYYY-MM[-DD])
     price_from: str | None = None  # "catalog", "price file prices.toml:3 (used, eBay)" or "build file"
     market: PriceMarket | None = None  # the market of the price: new, used (sold listings) or yours (None: no price)
@@ -24,13 +25,28 @@ class Row(NamedTuple):
     used_range: tuple[float, float] | None = None  # a used price: the low and high of the sold listings, when known
 
     @property
+    def line_cents(self) -> int | None:
+        """The line total in cents: the shown unit price times the quantity, so a list adds up as shown."""
+        return None if self.unit_price is None else cents(self.unit_price) * self.quantity
+
+    @property
     def line_total(self) -> float | None:
-        return None if self.unit_price is None else self.unit_price * self.quantity
+        return None if (line := self.line_cents) is None else line / 100
 
     @property
     def user_price(self) -> bool:
         """The price is the user's (a price file or the build file), not the catalog's."""
         return self.price_from is not None and self.price_from != "catalog"
+
+
+def cents(dollars: float) -> int:
+    """A price in whole cents, rounded once, half up (333.333 → 33333, 0.125 → 13), from its decimal text."""
+    return int((Decimal(repr(dollars)) * 100).quantize(Decimal(1), ROUND_HALF_UP))
+
+
+def total_cents(rows: list[Row]) -> int:
+    """The sum of the lines' totals as they are shown, in cents (rows without a price add nothing)."""
+    return sum(r.line_cents or 0 for r in rows)
 
 
 def parts_list(build: ResolvedBuild) -> list[Row]:
@@ -65,7 +81,7 @@ def _row(build: ResolvedBuild, kind: str, part: Part, quantity: int) -> Row:
     market: PriceMarket = part.price_market or ("yours" if price_from != "catalog" else "new")
     low, high = part.used_price_low, part.used_price_high
     used_range = (low, high) if market == "used" and low is not None and high is not None else None
-    return Row(kind, part.id, part.name, quantity, part.price, part.price_date, price_from, market,
+    return Row(kind, part.id, part.name, quantity, cents(part.price) / 100, part.price_date, price_from, market,
                is_stale(part.price_date), used_range)
 
 

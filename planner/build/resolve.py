@@ -15,7 +15,20 @@ from planner.catalog import Catalog, did_you_mean
 from planner.catalog.prices import PriceOrigin, for_market
 from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.build import BuildFile, Extras, Region, Workload
-from planner.models.parts import KIND_MODELS, Case, Cpu, GpuBoard, GpuChip, Motherboard, Outlet, Part, Psu, Riser
+from planner.models.parts import (
+    DERIVED_FIELDS,
+    KIND_MODELS,
+    Case,
+    Cpu,
+    GpuBoard,
+    GpuChip,
+    Motherboard,
+    Outlet,
+    Part,
+    Psu,
+    Riser,
+    derived_from,
+)
 from planner.validation import location, message
 
 P = TypeVar("P", bound=Part)
@@ -140,11 +153,9 @@ class Resolver:
             if "estimated" not in data and isinstance(merged.get("estimated"), list):
                 # a figure the build file states is the builder's own, no longer the catalog's estimate
                 merged["estimated"] = [name for name in merged["estimated"] if name not in data]
-            if "price" in data:  # the base's date and source belong to the base's price
-                for key in ("price_date", "price_source"):
-                    if key not in data:
-                        merged.pop(key, None)
-            elif base in self.catalog.user_prices:
+            for key in _derived_reset(kind, entry.data, data):  # e.g. the base's price date, for the base's price
+                merged.pop(key, None)
+            if "price" not in data and base in self.catalog.user_prices:
                 user = self.catalog.user_prices[base]
                 merged.update(price=user.price, price_date=user.date, price_source=user.description)
                 origin = user.origin
@@ -173,6 +184,8 @@ class Resolver:
                 text = f"unknown key {sub[-1]!r} for a {kind}{did_you_mean(str(sub[-1]), allowed)}"
             elif detail["type"] == "missing" and base is None:
                 text = "required key is missing (an inline part without base must give every required field)"
+            elif detail["type"] == "value_error" and base is not None:
+                text += _set_too(text, base, entry.data, data)
             raise self.error(text, (*loc, *sub)) from None
         if same is not None:
             if len(_INLINE) >= _INLINE_MAX:
@@ -253,6 +266,27 @@ def without_owned(ref: Any) -> Any:
 def is_owned(ref: Any) -> bool:
     """Whether a part reference (an inline table) is marked `owned = true`."""
     return isinstance(ref, dict) and ref.get("owned") is True
+
+
+def _derived_reset(kind: str, base: dict[str, Any], written: dict[str, Any]) -> list[str]:
+    """The base's fields an inline part drops: those derived from a field it changes (DERIVED_FIELDS), unless
+    it writes them too. A price it gives is its own even when it equals the base's: the base's date and source
+    go with it (a field it repeats unchanged, such as the base's `psu_bays`, keeps what derives from it)."""
+    return [derived for field, value in written.items() if base.get(field) != value or field in DERIVED_FIELDS["*"]
+            for derived in derived_from(kind, field) if derived not in written and derived in base]
+
+
+def _set_too(text: str, base: str, base_data: dict[str, Any], written: dict[str, Any]) -> str:
+    """When a rule between fields refuses an inline part, the fields it names that came from the base: the
+    builder wrote only some of them, so say which base figures to set as well."""
+    import re
+
+    named = [field for field in dict.fromkeys(re.findall(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{3,}", text))
+             if field in base_data and field not in written]
+    if not named:
+        return ""
+    fields = " and ".join(f"`{field}`" for field in named)
+    return f" (the base {base} gives {fields}: set {'it' if len(named) == 1 else 'them'} in the inline table too)"
 
 
 def _hint(suggestions: list[str]) -> str:

@@ -7,12 +7,60 @@ A run validates only the entries it uses (planner/catalog/lookup.py); this reads
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from planner.catalog.read import CatalogFiles, validate_part
-from planner.catalog.sources import display_path, inside
+from planner.catalog.sources import display_path, inside, listing
 from planner.catalog.words import did_you_mean
 from planner.errors import CatalogError
+from planner.kinds import KIND_FILES
 from planner.models.parts import KIND_MODELS
+
+
+class Survey(NamedTuple):
+    """What a catalog directory holds, as `catalog validate` reads it."""
+
+    read: dict[str, list[str]]  # the files read, by kind
+    unread: list[str]  # warnings: files it does not recognise, so never read (with a did-you-mean for the kind)
+    refused: list[CatalogError]  # a catalog file's name on something that is not a regular file
+
+
+_KIND_OF = {name: kind for kind, name in KIND_FILES.items()}
+
+
+def survey(directory: Path) -> Survey:
+    """The files of a catalog directory (and of its `imported/`): those read by kind, those a catalog run never
+    reads because no kind has their name (`gpu.toml`), and the catalog names on a directory or device."""
+    read: dict[str, list[str]] = {}
+    unread: list[str] = []
+    refused: list[CatalogError] = []
+    for folder in (directory, directory / "imported"):
+        for name in sorted(listing(folder)):
+            path = folder / name
+            label = display_path(path)
+            kind = _KIND_OF.get(name)
+            if kind is not None:
+                if path.is_file():
+                    read.setdefault(kind, []).append(label)
+                else:
+                    what = "a directory" if path.is_dir() else "not a regular file"
+                    refused.append(CatalogError(f"is {what}, not read: the {kind} catalog must be a TOML file",
+                                                file=label))
+            elif folder == directory and name == "imported" and path.is_dir():
+                continue
+            elif name.endswith(".toml") or _close(name):
+                unread.append(f"{label}: not a catalog file name, so it was not read"
+                              + (f"; did you mean {_close(name)[0]}?" if _close(name) else
+                                 f" (catalog files: {', '.join(KIND_FILES.values())})"))
+    return Survey(read, unread, refused)
+
+
+def _close(name: str) -> list[str]:
+    """Catalog file names close to `name`, with their kind: "gpus.toml (gpu)"."""
+    import difflib
+
+    return [f"{match} (kind {_KIND_OF[match]})" for match in difflib.get_close_matches(name, list(_KIND_OF), n=1,
+                                                                                      cutoff=0.75)]
 
 
 def problems(catalog: CatalogFiles, only: Path | None = None) -> list[CatalogError]:

@@ -16,6 +16,7 @@ from planner.checks.links import lane_bandwidth, linked_mounts
 from planner.checks.registry import check
 from planner.fmt import names
 from planner.models.parts import Cpu
+from planner.physics.interconnect import peer_to_peer
 from planner.placement import params as placement_params
 from planner.placement.layout import Layout, SwitchSite, layout_of, uplink_gen
 from planner.placement.mounts import GpuMount
@@ -101,10 +102,24 @@ def _shared_uplink(ctx: Context, switch: SwitchSite, members: list[GpuMount], sh
     else:
         message = (f"{names(labels)} sit behind {chip} and share its {link}: {uplink:.1f} GB/s each way{at_most} "
                    f"between them and the {where} (each card's own link moves up to {max(links):.1f} GB/s); "
-                   "peer-to-peer transfers between them, where the driver allows them, stay inside the switch at full "
-                   f"link speed{estimated}.")
+                   f"{_between_them(ctx, members, where)}{estimated}.")
     return Finding(code="pcie.cpu-lanes", severity="info", message=message, subject=[*labels, switch.name],
                    value=sum(int(m.lanes or 0) for m in members), limit=switch.lanes, unit="lanes")
+
+
+def _between_them(ctx: Context, members: list[GpuMount], where: str) -> str:
+    """Where traffic between the cards behind one switch goes, by their chips (physics/interconnect.py): inside
+    the switch where the driver allows peer-to-peer, else through host memory."""
+    chips = {(gpu := ctx.build.gpus[m.gpu]).chip.id: gpu.chip for m in members}
+    off = [chip.name for chip in chips.values() if not peer_to_peer(chip)]
+    if not off:
+        return ("peer-to-peer transfers between them, where the driver allows them, stay inside the switch at full "
+                "link speed")
+    by_rule = all(chip.p2p is None for chip in chips.values() if chip.name in off)
+    source = "NVIDIA's driver disables it on GeForce RTX 40 and 50 cards" if by_rule else "gpu-chips.toml: p2p = false"
+    why = f"the {names(off)} {'has' if len(off) == 1 else 'have'} no peer-to-peer ({source})"
+    return (f"{why}, so traffic between them goes through host memory: up this uplink to the {where} and back, "
+            "not across the switch")
 
 
 def _more_lanes(ctx: Context, wanted: int) -> list[Fix]:

@@ -47,14 +47,18 @@ def _assumed(t: GpuThermal) -> str:
 
 
 def _throttle_cost(ctx: Context, t: GpuThermal) -> str:
-    """The power a throttling card settles at and the throughput that costs (slowdown model)."""
+    """The power and temperature a throttling card settles at (the figures the report's summary gives for it)
+    and the throughput that costs (slowdown model)."""
     if not t.throttled:
         return ""
     perf = ctx.performance.gpus[t.gpu]
     loss = 1 - perf.relative_perf / perf.at_limit if perf.at_limit else 0.0
+    settles = f"to about {watts(t.power_w)}"
+    if t.temperature_c is not None:
+        settles += f" at {_celsius(t.temperature_c)}"
     if round(loss * 100) == 0:
-        return f"to about {watts(t.power_w)}, which costs under 1 % throughput"
-    return f"to about {watts(t.power_w)}, about −{loss * 100:.0f} % throughput"
+        return f"{settles}, which costs under 1 % throughput"
+    return f"{settles}, about −{loss * 100:.0f} % throughput"
 
 
 def _thermal_fix(ctx: Context, code: str, goal: str, ok: Callable[[Thermal], bool]) -> list[Fix]:

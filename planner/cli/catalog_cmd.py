@@ -157,13 +157,26 @@ def _validate(args: argparse.Namespace) -> int:
         catalog = Catalog(default_dirs(args.catalog))
         errors = catalog.validate()
         scope = ", ".join(str(d) for d in catalog.dirs if d.is_dir())
+    from planner.catalog.validate import survey
+
+    surveys = [survey(d) for d in ([args.dir] if args.dir is not None else [d for d in catalog.dirs if d.is_dir()])]
+    errors = [*(e for s in surveys for e in s.refused), *errors]
+    unread = [line for s in surveys for line in s.unread]
     for error in errors:
         print(error, file=sys.stderr)
+    for line in unread:
+        print(f"warning: {line}", file=sys.stderr)
+    read = {kind: [label for s in surveys for label in s.read.get(kind, [])] for kind in KIND_MODELS}
     count = 0
     for kind in KIND_MODELS:
         with contextlib.suppress(CatalogError):  # a file that cannot be read is among the problems above
-            count += len(catalog.entries(kind))
-    print(f"{count} entries checked in {scope}: {len(errors)} problem(s)")
+            count += sum(1 for entry in catalog.entries(kind).values() if entry.file in read[kind])
+    print("Files read:" if any(read.values()) else "Files read: none (no file has a catalog file's name)")
+    for kind, files in read.items():
+        if files:
+            print(f"  {kind}: {', '.join(files)}")
+    warned = f", {len(unread)} file(s) not read (see the warnings)" if unread else ""
+    print(f"{count} entries checked in {scope}: {len(errors)} problem(s){warned}")
     if args.stats:
         _print_price_stats(catalog, args.dir)
     return ExitCode.FAIL if errors else ExitCode.OK

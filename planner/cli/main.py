@@ -99,7 +99,8 @@ def _add_catalog(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     csearch.add_argument("--format", choices=["text", "json"], default="text",
                          help="text or json (default text)")
     cvalidate = csub.add_parser(
-        "validate", parents=[common], help="validate catalog files (exit 1 when a problem is found)",
+        "validate", parents=[common],
+        help="validate catalog files: the files read per kind, files not read, every entry (exit 1 on a problem)",
         epilog=_examples("planner catalog validate            # the built-in, --catalog and user catalogs",
                          "planner catalog validate ~/my-parts  # one directory (on top of the built-in parts)",
                          "planner catalog validate --stats     # how the curated parts are priced, by kind and market"),
@@ -163,7 +164,8 @@ def _add_optimize(sub: Subparsers, common: argparse.ArgumentParser) -> None:
         description="Find the highest power limit per GPU (card minimum to default power, 5 W steps) that clears "
                     "every power, outlet and thermal error a power limit can clear, maximising the estimated "
                     "throughput, and write the build with those limits (comments and order kept).\n"
-                    "Exit 0: done; 1: errors remain that no power limit clears; 2: bad input.",
+                    "Exit 0: done; 1: the build still fails with those limits (errors no power limit clears, slot and "
+                    "case errors too, named on stderr); 2: bad input.",
         epilog=_examples("planner optimize build.toml                  # the new build on stdout",
                          "planner optimize build.toml -o build-285w.toml",
                          "planner optimize build.toml -o build.toml --force   # in place",

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from planner.checks.findings import Change
 from planner.cli.common import catalog_from, write_json, write_output
 from planner.errors import ExitCode, InputError
+
+if TYPE_CHECKING:
+    from planner.build.resolve import ResolvedBuild
+    from planner.catalog import Catalog
+    from planner.checks.context import Settings
 
 
 def run_optimize(args: argparse.Namespace) -> int:
@@ -28,9 +34,10 @@ def run_optimize(args: argparse.Namespace) -> int:
     else:
         print(f"planner: the power limits are already the highest that clear the power, outlet and thermal "
               f"{what} a power limit can clear; the build is unchanged", file=sys.stderr)
-    if plan.remaining:
-        print(f"planner: no power limit clears {', '.join(plan.remaining)}; see `planner check {args.file}`",
-              file=sys.stderr)
+    remaining = still_failing(build, catalog, settings, plan.limits, plan.remaining, strict=args.strict)
+    if remaining:
+        print(f"planner: no power limit clears {', '.join(remaining)}: the build still fails with these limits; "
+              f"see `planner check {args.file}`", file=sys.stderr)
     changes = [*plan.changes, Change(path="name", value=optimised_name(build.name, plan.limits))] if plan.changes \
         else []
     text = apply_to_toml(read_text(args.file), changes, f"planner optimize: {percent_text(plan.cost)}")
@@ -41,11 +48,25 @@ def run_optimize(args: argparse.Namespace) -> int:
                     "power_limits_w": {f"gpu[{i}]": watts for i, watts in sorted(plan.limits.items())},
                     "changes": [change._asdict() for change in changes],
                     "relative_perf": plan.relative_perf, "throughput_cost": plan.cost,
-                    "clears": plan.clears, "remaining": plan.remaining, "description": plan.description,
+                    "clears": plan.clears, "remaining": remaining, "description": plan.description,
                     "build_toml": text})
     else:
         write_output(args.output, text, force=args.force)
-    return ExitCode.FAIL if plan.remaining else ExitCode.OK
+    return ExitCode.FAIL if remaining else ExitCode.OK
+
+
+def still_failing(build: ResolvedBuild, catalog: Catalog, settings: Settings, limits: dict[int, float],
+                  remaining: list[str], *, strict: bool) -> list[str]:
+    """The codes of the errors (with `strict`, warnings too) the build has with the optimiser's limits: the
+    power problems no limit clears, and every other check's (a slot or case error is no power limit's to
+    clear, and the build still fails with it)."""
+    from planner.checks.limits import with_limits
+    from planner.checks.registry import informing
+    from planner.checks.runner import run_checks
+
+    failing = ("error", "warning") if strict else ("error",)
+    findings = run_checks(with_limits(build, limits), catalog, settings, propose_fixes=False, skip=informing())
+    return sorted(set(remaining) | {f.code for f in findings if f.severity in failing})
 
 
 def optimised_name(name: str, limits: dict[int, float]) -> str:

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from planner.build.parts_list import Row, parts_list
+from planner.build.parts_list import Row, parts_list, total_cents
 from planner.build.resolve import ResolvedBuild
 from planner.catalog.prices import dates_text, price_dates, stale_before, stale_line
 from planner.fmt import printable
@@ -27,7 +27,7 @@ def _money(value: float | None) -> str:
 
 
 def _total(rows: list[Row]) -> tuple[float, int]:
-    return sum(r.line_total or 0.0 for r in rows), sum(1 for r in rows if r.unit_price is None)
+    return total_cents(rows) / 100, sum(1 for r in rows if r.unit_price is None)
 
 
 def _dates(rows: list[Row]) -> dict[str, str | None]:

@@ -65,7 +65,8 @@ class GpuSpec(_Strict):
 class Extras(_Strict):
     """Smaller loads of the DC budget (SPEC §4.1); defaults are in planner/physics/params.py."""
 
-    ram_modules: StrictInt | None = Field(default=None, ge=0, le=64, description="DIMMs installed.")
+    ram_modules: StrictInt | None = Field(default=None, ge=1, le=64,
+                                          description="DIMMs installed (at least 1: a board needs memory).")
     ram_type: RamType | None = Field(
         default=None, description="Their kind: ddr4 or ddr5 (unbuffered DIMMs, ECC or not), ddr4-rdimm or ddr5-rdimm "
                                   "(registered, LRDIMM included); checked against the motherboard's memory_types.")

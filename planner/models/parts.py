@@ -86,12 +86,12 @@ class GpuChip(Part):
     year: int = Field(ge=2012, le=2035, description="Launch year.")
     launch_date: str | None = Field(default=None, description="Launch date (YYYY-MM-DD).")
     launch_price: Price | None = Field(default=None, ge=0, le=500_000, description="Launch MSRP, USD.")
-    memory: Memory = Field(gt=0, le=1024, description="Memory size, GB.")
+    memory: Memory = Field(ge=1, le=1024, description="Memory size, GB (at least 1: no ML card has less).")
     memory_type: str | None = Field(default=None, description="e.g. GDDR6X, HBM3.")
     memory_bus_width: int | None = Field(default=None, ge=32, le=8192, description="Memory bus, bits.")
     memory_data_rate: float | None = Field(
         default=None, gt=0, le=40, description="Effective data rate per pin, Gbit/s.")
-    memory_bandwidth: Bandwidth = Field(gt=0, le=20_000, description="Memory bandwidth, GB/s.")
+    memory_bandwidth: Bandwidth = Field(ge=10, le=20_000, description="Memory bandwidth, GB/s (at least 10).")
     l2_cache: Cache | None = Field(default=None, ge=0, le=1024, description="L2 (or last-level) cache, MB.")
     tensor_fp16: Throughput | None = Field(
         default=None, gt=0, le=20_000,
@@ -107,7 +107,7 @@ class GpuChip(Part):
     sparsity: bool = Field(default=False, description="2:4 structured sparsity doubles tensor throughput.")
     nvlink: bool = Field(default=False, description="Has an NVLink (or Infinity Fabric) bridge/port.")
     p2p: bool | None = Field(default=None, description="PCIe peer-to-peer enabled by the driver.")
-    tdp: Power = Field(gt=0, le=2_000, description="Reference board power, W.")
+    tdp: Power = Field(ge=10, le=2_000, description="Reference board power, W (at least 10).")
     form: Literal["pcie", "sxm", "oam", "mezzanine"] = Field(default="pcie", description="Module form.")
     workstation_installable: bool = Field(
         default=True, description="False for SXM/OAM modules that need a server baseboard.")
@@ -133,13 +133,15 @@ class GpuBoard(Part):
     """A real card: a chip plus its board's size, cooler, power and connectors."""
 
     chip: str = Field(description="Id of its GPU chip in gpu-chips.toml.")
-    tdp: Power = Field(gt=0, le=2_000, description="Default board power (power limit at stock), W.")
-    power_limit_min: Power = Field(gt=0, le=2_000, description="Lowest settable power limit, W.")
-    power_limit_max: Power = Field(gt=0, le=2_000, description="Highest settable power limit, W.")
+    tdp: Power = Field(ge=10, le=2_000, description="Default board power (power limit at stock), W (at least 10).")
+    power_limit_min: Power = Field(ge=10, le=2_000, description="Lowest settable power limit, W (at least 10).")
+    power_limit_max: Power = Field(ge=10, le=2_000, description="Highest settable power limit, W (at least 10).")
     power_connectors: list[PowerConnector] = Field(
         min_length=1,
         description="Power inputs on the card, e.g. ['pcie-8pin', 'pcie-8pin'], ['pcie-6pin'] or ['12vhpwr'].")
-    slot_width: float = Field(gt=0, le=5, description="Expansion-slot positions the card covers (2, 2.5, 3…).")
+    slot_width: float = Field(
+        ge=1, le=5, description="Expansion-slot positions the card covers (1, 2, 2.5, 3…; at least 1: a bracket takes"
+                                " a whole slot).")
     length: Length = Field(gt=50, le=450, description="Card length, mm.")
     height: Length = Field(
         gt=50, le=250,
@@ -428,7 +430,7 @@ class Cpu(Part):
         default=None, description="Its generation as boards' CPU support lists name it, e.g. threadripper-pro-5000wx, "
                                   "xeon-w-2200 (see motherboards' cpu_generations); none: not recorded.")
     cores: int = Field(ge=1, le=512, description="Cores.")
-    tdp: Power = Field(gt=0, le=1_000, description="Rated TDP, W.")
+    tdp: Power = Field(ge=10, le=1_000, description="Rated TDP, W (at least 10).")
     package_power: Power | None = Field(
         default=None, gt=0, le=1_500, description="Sustained package power under all-core load (PPT/PL1), W.")
     pcie_lanes: int = Field(ge=1, le=256, description="PCIe lanes usable for add-in cards.")
@@ -450,7 +452,7 @@ class Riser(Part):
                     " for PCIe (SlimSAS SFF-8654, MCIO SFF-TA-1016) between adapter boards. Assumed ribbon when"
                     " not given.")
     pcie_gen: int = Field(ge=1, le=6, description="Generation it is rated for.")
-    length: Length = Field(gt=0, le=2_000, description="Cable length, mm.")
+    length: Length = Field(ge=50, le=2_000, description="Cable length, mm (at least 50).")
     lanes: Literal[1, 4, 8, 16] = Field(default=16)
     validated_with: list[str] = Field(
         default=[],
@@ -464,7 +466,7 @@ class Outlet(Part):
     region: str = Field(min_length=2, description="Where it is used (us, ca, eu, uk, jp, cn, au, in, ch…).")
     standard: str = Field(min_length=2, description="Plug/socket standard, e.g. NEMA 5-15.")
     voltage: Voltage = Field(gt=50, le=480, description="Nominal voltage, V.")
-    breaker_current: Current = Field(gt=0, le=100, description="Breaker or fuse rating, A.")
+    breaker_current: Current = Field(ge=1, le=100, description="Breaker or fuse rating, A (at least 1).")
     continuous_factor: float = Field(
         gt=0, le=1, description="Share of the breaker rating allowed continuously (NEC: 0.8).")
     continuous_source: str = Field(min_length=3, description="Where the continuous factor comes from.")
@@ -489,16 +491,17 @@ class BasePart(Part):
     role: BaseRole = Field(description="ram: a kit of modules; ssd: the system drive; cooler: a CPU cooler.")
     ram_type: RamType | None = Field(default=None, description="ram: module type (ddr4, ddr5, ddr4-rdimm, ddr5-rdimm).")
     modules: int | None = Field(default=None, ge=1, le=16, description="ram: modules in the kit.")
-    module_size: float | None = Field(default=None, gt=0, le=512, description="ram: GB per module.")
+    module_size: float | None = Field(default=None, ge=1, le=512, description="ram: GB per module (at least 1).")
     speed: int | None = Field(default=None, ge=800, le=12_000, description="ram: MT/s.")
-    capacity: float | None = Field(default=None, gt=0, le=100_000, description="ssd: capacity, GB.")
+    capacity: float | None = Field(default=None, ge=16, le=100_000, description="ssd: capacity, GB (at least 16).")
     interface: Literal["nvme-pcie3", "nvme-pcie4", "nvme-pcie5", "sata"] | None = Field(
         default=None, description="ssd: interface.")
     sockets: list[str] = Field(default=[], description="cooler: CPU sockets it mounts on (as cpus.toml names them).")
     cooler_tdp: Power | None = Field(
-        default=None, gt=0, le=1_000,
-        description="cooler: the heat it is rated to remove (the maker's TDP rating, or a review's), W.")
-    cooler_height: Length | None = Field(default=None, gt=0, le=300, description="cooler: height above the board, mm.")
+        default=None, ge=10, le=1_000,
+        description="cooler: the heat it is rated to remove (the maker's TDP rating, or a review's), W (at least 10).")
+    cooler_height: Length | None = Field(default=None, ge=20, le=300,
+                                         description="cooler: height above the board, mm (at least 20).")
     cooler_type: Literal["air", "aio", "server-active", "server-passive"] | None = Field(
         default=None, description="cooler: tower air, all-in-one liquid, server (active or passive, for ducted"
                                   " chassis).")
@@ -511,6 +514,25 @@ class BasePart(Part):
         if missing:
             raise ValueError(f"a {self.role} needs {', '.join(missing)}")
         return self
+
+
+#: Fields an entry states for (or works out from) another of its fields, by kind ("*": every kind). An inline
+#: part that changes such a field on its base drops the base's derived figures, which described the base's value,
+#: not the builder's: `{ base = "…-mining-frame", psu_bays = 4 }` gets 4 ATX mounts, not the frame's 2 listed ones.
+DERIVED_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "*": {"price": ("price_date", "price_source"),
+          "used_price": ("used_price_low", "used_price_high", "used_price_date", "used_price_source")},
+    "case": {"psu_bays": ("psu_mounts",)},
+    "motherboard": {"slots": ("switches",)},
+    "gpu-chip": {"memory_bandwidth": ("memory_bus_width", "memory_data_rate"),
+                 "memory_bus_width": ("memory_bandwidth",), "memory_data_rate": ("memory_bandwidth",)},
+    "psu": {"opp_trip": ("opp_source",)},
+}
+
+
+def derived_from(kind: str, field: str) -> tuple[str, ...]:
+    """The fields of a `kind` entry derived from `field` (DERIVED_FIELDS)."""
+    return DERIVED_FIELDS["*"].get(field, ()) + DERIVED_FIELDS.get(kind, {}).get(field, ())
 
 
 KIND_MODELS: dict[str, type[Part]] = {

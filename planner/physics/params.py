@@ -285,3 +285,16 @@ CASE_RISE_ERROR = Param(
 # -- Power-limit optimiser (SPEC §5.2; planner/checks/optimize.py) ------------------------------------
 POWER_LIMIT_STEP = Param(
     5, "W", "SPEC §5.2", "the optimiser proposes limits in steps of this size (nvidia-smi takes whole watts)")
+
+# -- PCIe peer-to-peer between cards (checks/pcie.py; recommend/decode.py through recommend/params.py) --------------
+NO_P2P_GEFORCE = Table(
+    {"ada": (0.0,), "blackwell": (0.0,)}, "peer-to-peer (0: off)",
+    "an NVIDIA representative on NVIDIA's developer forums: the GeForce RTX 4090 does not support PCIe peer-to-peer"
+    " (reported by https://www.purepc.pl/nvidia-geforce-rtx-4090-amerykanska-firma-potwierdza-ze-jej-topowy-uklad-"
+    "nie-obsluguje-profesjonalnego-trybu-peer-to-peer); huggingface/accelerate#2328 (maintainers: P2P is disabled on"
+    " the RTX 4000 series, not on the 3090); tinygrad/open-gpu-kernel-modules#28 and #29 (RTX 4090, RTX 4060 Ti and"
+    " RTX 5090: no peer access with NVIDIA's driver, only with a patched kernel module); nvidia-smi topo -p2p r"
+    " shows NS on these cards",
+    "GeForce cards of these architectures (RTX 40 and RTX 50): the driver disables PCIe peer-to-peer, so traffic"
+    " between two of them is copied through host memory, even behind one PCIe switch; a chip's `p2p` in"
+    " gpu-chips.toml overrides this rule")

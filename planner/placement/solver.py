@@ -8,16 +8,21 @@ lane-sharing rule switches off holds nothing; a riser cable needs a free mount.
 
 Among the valid placements the best is, comparing in this order (`score`, each a maximum):
 1. the number of GPUs placed (so an impossible build still gets its best partial placement),
-2. the lanes, x16 first: the GPUs' link widths sorted from the widest, compared element by element,
+2. the lanes, the worst-served card first: each card's link counts as its lanes, and lanes on the CPU (directly
+   or through a switch linked to it) above any on the chipset; the cards' links sorted from the narrowest are
+   compared element by element (the narrowest as wide as it can be, then the next…), so two cards at x8/x8 on
+   CPU lanes beat x16 plus a chipset x4, and a fourth card on a chipset slot is taken only when no CPU slot
+   is left,
 3. cooling: the open-air cards with a free position below them, then the free positions below open-air
    cards, each counted up to `params.OPEN_AIR_GAP_CAP` (a riser's plug and cable count as an obstacle),
 4. a fixed tie-break: the build's first GPUs in the topmost slots.
 
-How: each criterion is a sum over the cards (lanes compare like counts of x16, then x15, … cards, so a
-card at x16 is worth more than any number of narrower ones: weights 17^lanes), so one integer holds the
-whole score and a dynamic programme over (slot, next free position, cards left of each kind, mounts left,
-the open-air card waiting for its gap, the used/empty choices of the sharing slots still open) finds the
-maximum exactly. Cards of the same kind are interchangeable, so identical cards are never permuted.
+How: each criterion is a sum over the cards (lanes compare like counts of the narrowest links, then the
+next narrowest…, so one card on a chipset x4 costs more than any number of wider ones: weights
+C − 17^(33 − link) with link = lanes + 17 on CPU lanes), so one integer holds the whole score and a dynamic
+programme over (slot, next free position, cards left of each kind, mounts left, the open-air card waiting for
+its gap, the used/empty choices of the sharing slots still open) finds the maximum exactly. Cards of the same
+kind are interchangeable, so identical cards are never permuted.
 Lane-sharing rules couple slots far apart: a rule of slot a triggered by slot t is decided at the upper of
 the two (t used or empty) and carried down to the lower, where it is read or enforced, so the state holds
 only the choices still open (a ring of rules, each slot narrowed by the next, holds two or three), and
@@ -37,12 +42,26 @@ from planner.errors import InputError
 from planner.placement import params
 from planner.placement.layout import CardNeed, Layout, covered, slot_lanes
 
-#: Compared as a whole, larger is better: (placed, lanes, cooling, tie-break).
+#: Compared as a whole, larger is better: (placed, links from the narrowest (`link_value`), cooling, tie-break).
 Score = tuple[int, tuple[int, ...], tuple[int, int], tuple[int, ...]]
 
 _NO_POSITION = -100  # tie-break entry of a GPU without a mount
 _INVALID = -(1 << 512)  # value of a dead end: below any sum of valid parts, and it stays so when they are added
 _POSITION_BASE = 22  # > the largest slot position (20) + 1
+_LINK_TOP = 33  # the largest link_value: x16 on CPU lanes
+_LINK_BASE = 17  # > the most cards one placement holds (16): a narrower link outweighs any number of wider ones
+
+
+def link_value(lanes: int, source: str) -> int:
+    """How well a card's link serves it, as the placement compares links: its lanes, and any CPU link above
+    any chipset one (a chipset link shares the chipset's one uplink with the drives, USB and network)."""
+    return lanes + (_LINK_BASE if source == "cpu" else 0)
+
+
+def _link_weight(value: int) -> int:
+    """A link's share of the objective (a sum to maximise): each step narrower costs more than all wider
+    links together could gain, so the sum compares the links from the narrowest (leximin)."""
+    return _LINK_BASE ** (_LINK_TOP + 1) - _LINK_BASE ** (_LINK_TOP - value)
 
 
 class Problem(NamedTuple):
@@ -76,11 +95,11 @@ def score(problem: Problem, slots: tuple[str | None, ...]) -> Score:
             tie.append(_NO_POSITION)
             continue
         site = by_name[name]
-        lanes.append(min(slot_lanes(site, used), need.link_cap))
+        lanes.append(link_value(min(slot_lanes(site, used), need.link_cap), site.source))
         tie.append(-site.position)
         # a riser's plug and cable also sit below the card above it: an obstacle, not a card that breathes
         rows.append((site.position, site.position + max(need.width, 1) - 1, need.open_air and need.width > 0))
-    return (len(used), tuple(sorted(lanes, reverse=True)), cooling(rows, layout.case_end), tuple(tie))
+    return (len(used), tuple(sorted(lanes)), cooling(rows, layout.case_end), tuple(tie))
 
 
 def gap_credit(gap: int) -> int:
@@ -286,8 +305,11 @@ class _Search:
                 row.append((span.stop, span.stop - 1 if kind.open_air and kind.width else 0))
             moves.append(row)
         tie = [[units.tie * (_POSITION_BASE - p) * unit for unit in self.tie_unit] for p in positions]
-        # the lanes value of kind k's link in a slot of `lanes` lanes: lane_value[lanes][k]
-        lane_value = [[units.lanes * 17 ** min(lanes, kind.link_cap) for kind in kinds] for lanes in range(17)]
+        # the value of kind k's link in a slot of `lanes` lanes on CPU (1) or chipset (0) lanes:
+        # lane_value[cpu][lanes][k]
+        lane_value = [[[units.lanes * _link_weight(link_value(min(lanes, kind.link_cap), "cpu" if cpu else ""))
+                        for kind in kinds] for lanes in range(17)] for cpu in (0, 1)]
+        on_cpu = [int(site.source == "cpu") for site in slots]
         on_mount = [int(kind.on_mount) for kind in kinds]
         visited = 0
 
@@ -336,7 +358,8 @@ class _Search:
                 if fixed is not None:
                     if lanes == 0 and i not in self.fixed_disabled:
                         continue  # an automatic placement must not switch off a slot the build chose
-                    value = units.placed + units.lanes * 17 ** min(lanes, fixed.link_cap) + tie[i][fixed.gpu] + gap
+                    link = link_value(min(lanes, fixed.link_cap), slots[i].source)
+                    value = units.placed + units.lanes * _link_weight(link) + tie[i][fixed.gpu] + gap
                     span = covered(position, fixed.width)
                     wait = span.stop - 1 if fixed.open_air and fixed.width else 0
                     rest = best(i + 1, max(free_from, span.stop), counts, mounts, wait, mask)[0]
@@ -350,7 +373,7 @@ class _Search:
                         top = (value, -1, new)
                 if lanes == 0 or (triggers >> i & 1 and not must_use) or position < free_from:
                     continue
-                values, ties = lane_value[lanes], tie[i]
+                values, ties = lane_value[on_cpu[i]][lanes], tie[i]
                 for k, move in enumerate(moves[i]):
                     if move is None or not counts[k] or (not mounts and on_mount[k]):
                         continue
@@ -406,7 +429,7 @@ class _Search:
         gaps = self.tie_range  # the tie-break fills the lowest digits
         clear = gaps * (2 * int(params.OPEN_AIR_GAP_CAP.value) * count + 1)
         lanes = clear * (count + 1)
-        placed = lanes * 17 ** 17
+        placed = lanes * _LINK_BASE ** (_LINK_TOP + 2)  # above the links of 16 cards
         return _Units(placed=placed, lanes=lanes, clear=clear, gaps=gaps, tie=1)
 
     def solution(self, chosen: list[tuple[int, int]]) -> Solution:

@@ -4,6 +4,7 @@ physics models' parameters are in planner/physics/params.py.
 """
 
 from planner.parameter import Param, Table
+from planner.physics import params as physics_params
 
 # -- GPU recommendation (SPEC §6; planner/recommend/, docs/performance-model.md) -----------------------
 # Memory need (planner/recommend/memory.py)
@@ -137,9 +138,10 @@ LINKS = Table(
     " host-memory step is an estimate (docs/performance-model.md)",
     "what each step of a tensor-parallel all-reduce costs on each kind of link; a ring of n cards takes 2 (n − 1)"
     " steps, a one-shot all-reduce through peer memory 2")
-NO_P2P_ARCHITECTURES = ("ada", "blackwell")
-# ^ GeForce RTX 40 and 50 cards: NVIDIA's driver disables PCIe peer-to-peer on them (nvidia-smi topo -p2p r shows
-#   "NS"; NVIDIA developer forums, 'RTX 4090 P2P': not supported on GeForce Ada), so NCCL copies through host memory
+NO_P2P_ARCHITECTURES = tuple(physics_params.NO_P2P_GEFORCE.values)
+# ^ GeForce RTX 40 and 50 cards: NVIDIA's driver disables PCIe peer-to-peer on them, so NCCL copies through host
+#   memory; the rule and its sources are the physics model's (planner/physics/params.py NO_P2P_GEFORCE), so the
+#   recommendation and the PCIe checks say the same
 NVLINK_BANDWIDTH = Table(
     {"volta": (150.0,), "ampere": (300.0,), "hopper": (450.0,), "blackwell": (900.0,), "cdna": (448.0,),
      "bridge": (56.25,)},

@@ -6,7 +6,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from planner.api import Report, num, usd, watts
+from planner.api import GpuSummary, Report, num, usd, watts
 from tui.text import plain
 
 
@@ -14,6 +14,16 @@ def _bar(fraction: float, width: int = 10) -> Text:
     filled = min(width, round(fraction * width))
     style = "red" if fraction > 1 else "yellow" if fraction > 0.8 else "green"
     return Text("█" * filled + "░" * (width - filled), style=style)
+
+
+def gpu_line(gpu: GpuSummary) -> str:
+    """`PCIEX16_3, 350 W, 83 °C at 259 W`: where a card sits, its limit, and where it settles (the report's
+    figures, the same as its thermal.gpu-temp finding): a card that throttles draws less than its limit."""
+    where = gpu.mount or "not placed"
+    temp = f", {gpu.temperature_c:.0f} °C" if gpu.temperature_c is not None else ""
+    if temp and gpu.power_w < gpu.power_limit_w:
+        temp += f" at {watts(gpu.power_w)}"
+    return f"{where}, {watts(gpu.power_limit_w)}{temp}"
 
 
 class TotalsPanel(Static):
@@ -54,9 +64,7 @@ class TotalsPanel(Static):
                 line = Text(f"limit {watts(limit)} at {num(circuit.voltage_v)} V")
             table.add_row(plain(f"⏚ {circuit.name[:10]}"), line)
         for i, gpu in enumerate(s.gpus, start=1):
-            where = gpu.mount or "not placed"
-            temp = f", {gpu.temperature_c:.0f} °C" if gpu.temperature_c is not None else ""
-            table.add_row(f"GPU{i}", plain(f"{where}, {watts(gpu.power_limit_w)}{temp}"))
+            table.add_row(f"GPU{i}", plain(gpu_line(gpu)))
         price = ("unknown (no prices)" if s.price_unknown else
                  usd(s.price_usd) + (f" (+{len(s.price_missing)} unpriced)" if s.price_missing else ""))
         table.add_row("Price", price)
