@@ -42,7 +42,8 @@ def brute_force(partial: Partial, catalog: Catalog, max_psus: int = 2) -> tuple[
     """The best completion by exhaustive enumeration: every board × case × CPU × riser plan × PSU multiset (up to
     `max_psus`) × circuit assignment, priced, then checked in full from the cheapest up (estimates judged as
     sourced, as the solver judges them). The cheapest with no error and no warning but those every completion
-    has; when there is none, the cheapest with no error, the fewest warnings among equals.
+    has; when there is none, the cheapest whose only other warning is psu.multi's (two PSUs or more, wired as it
+    says); when there is none, the cheapest with no error, the fewest warnings among equals.
     ((unpriced parts, USD), warnings) or None."""
     search = Search(partial, catalog, Objective("cheapest", 0.0, None))  # only its check() and candidate lists
     kinds = {k: search.lists[k] for k in ("motherboard", "case", "cpu")}
@@ -81,6 +82,7 @@ def brute_force(partial: Partial, catalog: Catalog, max_psus: int = 2) -> tuple[
     from planner.solve.complete import completed_raw
 
     best: tuple[tuple[int, float], int] | None = None
+    multi: tuple[tuple[int, float], int] | None = None
     for price, completion in combos:
         checked = search.check(completed_raw(partial, completion))
         assert checked is not None
@@ -88,11 +90,14 @@ def brute_force(partial: Partial, catalog: Catalog, max_psus: int = 2) -> tuple[
         if any(f.severity == "error" for f in findings):
             continue
         warnings = sum(1 for f in findings if f.severity == "warning")
-        if not any(f.severity == "warning" and f.code not in search.unavoidable for f in findings):
+        others = {f.code for f in findings if f.severity == "warning" and f.code not in search.unavoidable}
+        if not others:
             return price, warnings  # the cheapest that passes
+        if others == {"psu.multi"} and multi is None:
+            multi = (price, warnings)  # the cheapest that only warns how to wire its PSUs
         if best is None or (price == best[0] and warnings < best[1]):
             best = (price, warnings)
-    return best
+    return multi or best
 
 
 def _risers(catalog: Catalog) -> list[Any]:

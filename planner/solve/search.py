@@ -41,12 +41,17 @@ from planner.solve.reads import checks_at
 from planner.solve.space import FREE, Candidate, Objective, Price, Score, candidates, space_size
 
 MAX_PSUS = 8  # the most [[psu]] tables a build file takes
+MULTI_PSUS = 3  # the most PSUs the search that refuses warnings puts in one machine (builders stop at two or three)
 #: Search limits: complete builds checked in full, and candidates judged in all. Past either the search stops
 #: and its answer is not claimed optimal.
 MAX_LEAVES = 3_000
 MAX_NODES = 300_000
 #: The first search (builds that pass) stops at this many complete builds: when none passes by then, the second
 #: (builds that only warn) answers, and the answer is not claimed optimal.
+#: The least estimated throughput (of the cards at stock) the solver's power limits may leave while it looks for
+#: a build with no warning: Dettmers' guide and Puget's measurements put the limits builders use at a few per cent
+#: of speed (an RTX 3090 at 300 W: about −7 %); below 85 % a second PSU or circuit is a builder's answer.
+MIN_THROUGHPUT = 0.85
 MAX_STRICT_LEAVES = 1_000
 #: The kinds the solver decides, as the output names them.
 KIND_NAMES = {"motherboard": "motherboard", "case": "case", "risers": "riser cables", "cpu": "CPU", "psu": "PSU"}
@@ -85,11 +90,15 @@ class Search:
     """One solve: the partial build, the catalogs, the objective and the limits."""
 
     def __init__(self, partial: Partial, catalog: Catalog, objective: Objective, *, allow_power_limits: bool = False,
-                 settings: Settings | None = None, accept_warnings: bool = False) -> None:
+                 settings: Settings | None = None, accept_warnings: bool = False,
+                 min_throughput: float = MIN_THROUGHPUT) -> None:
         self.partial = partial
         self.catalog = catalog
         self.objective = objective
         self.allow_power_limits = allow_power_limits
+        #: in the searches that refuse warnings, power limits may leave no less than this share of the stock
+        #: throughput: below it another PSU is the builder's answer (the last search takes any limit)
+        self.min_throughput = min_throughput
         #: every estimated figure judged as if it were sourced: the search never picks a part because its data
         #: is uncertain (the completed build's own report still says "estimated")
         self.settings = (settings or Settings(region=partial.region))._replace(  # type: ignore[arg-type]
@@ -98,6 +107,9 @@ class Search:
         #: that pass come first (a first search that refuses warnings as it refuses errors), then the rest
         self.accept_warnings = accept_warnings
         self.strict = False
+        #: the second search: as strict, with two PSUs or more (psu.multi's wiring advice is the one warning it
+        #: takes): a builder adds a PSU before accepting a unit at its limit or a power limit that halves the speed
+        self.multi = False
         self.strict_cut = False  # the first search stopped at its limits (a build that passes may exist unfound)
         #: warnings of the checks that read only what the file gives (the GPUs, extras, ambient): every
         #: completion has them, so they never tell two completions apart
@@ -132,6 +144,7 @@ class Search:
         self._base_floors: dict[str, Price] = {}
         self._power_refused: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
         self._given_psu: dict[tuple[Any, ...], list[Finding]] = {}
+        self._floors: dict[tuple[str, str], float] = {}
         # which cards may go onto riser cables: tables the file neither places nor gives a riser
         self.movable = [i for i, spec in enumerate(partial.spec.gpu) if spec.riser is None and spec.slot is None]
 
@@ -140,13 +153,20 @@ class Search:
         infeasible = self._root()
         if infeasible is None and not self.accept_warnings:
             self.strict = True
-            if self._frugal_over_continuous() is None:  # else no build passes: straight to the second search
+            if self._frugal_over_continuous() is None:  # else no single PSU passes: straight to two or more
                 self._boards()
+            if self.best is None and not self.partial.given["psu"] and MAX_PSUS > 1:
+                self.multi = True
+                if self._circuit_room(self._frugal() or self.base, continuous=True) is None:
+                    self.counts, self.examples, self.deepest = Counter(), {}, ""
+                    self.strict_cut, self.cut, self.leaves = self.strict_cut or self.cut, False, 0
+                    self._boards()
+                self.multi = False
             if self.best is None:
                 self.strict = False
                 self.warned = self.counts
                 self.counts, self.examples, self.deepest = Counter(), {}, ""
-                self.strict_cut, self.cut, self.leaves = self.cut, False, 0  # the second search has its own limits
+                self.strict_cut, self.cut, self.leaves = self.strict_cut or self.cut, False, 0  # its own limits
                 self._case_ok.clear()
                 self._fit.clear()
                 self._boards()
@@ -292,8 +312,8 @@ class Search:
                 and any(runs_on(c.part, v) for v in voltages)]  # outlet.inlet fails a unit on no circuit's voltage
         mounts = case.mounts()  # case.psu-bays fails a unit whose form factor fits none of the case's mounts
         psus = [c for c in psus if assign([_psu(c)], mounts, lengths=False) is not None]
-        if self.strict:  # one unit feeds everything: psu.connectors warns where it needs adapters, fails when short
-            psus = self._natively_fed(psus, build)
+        if self.strict and not self.multi:  # one unit feeds everything: psu.connectors warns where it needs
+            psus = self._natively_fed(psus, build)  # adapters, fails when short
         if not psus:
             self._note_stage("psu")
             self._reject("psu", "case.psu-bays", f"no PSU in the catalogs with a price fits a mount of the {case.name}"
@@ -302,8 +322,14 @@ class Search:
         top = max(voltages)
         ratings = [rated_watts(c.part, top) for c in psus if isinstance(c.part, Psu)]
         best_after = list(itertools.accumulate(reversed(ratings), max))[::-1]  # highest rating from index i on
-        for count in range(1, self._psu_cap(case) + 1):
+        for count in range(2 if self.multi else 1, self._psu_cap(case) + 1):  # one PSU was the first search's
             for chosen, chosen_price in self._psu_sets(psus, ratings, best_after, count, need, price):
+                if count > 1 and not self._whole_cards_fit([ratings[i] for i in chosen],
+                                                           [_psu(psus[i]) for i in chosen], build):
+                    self._note_stage("psu")
+                    self._reject("psu", "psu.headroom", "no way to share the cards out over these PSUs keeps each"
+                                 " within its rating" + (" target" if self.strict else "") + " (whole cards per PSU)")
+                    continue
                 for circuits, assignment in self._assignments(count):
                     units = tuple((_psu(psus[i]), c) for i, c in zip(chosen, assignment, strict=True))
                     if circuits == 1 and (reason := self._one_circuit_over(dc, [u for u, _ in units])):
@@ -315,6 +341,43 @@ class Search:
                         return
                     if self._beaten(chosen_price):
                         break
+
+    def _whole_cards_fit(self, ratings: list[float], units: list[Psu], build: ResolvedBuild) -> bool:
+        """Whether cards of one kind (at the lowest limits the search may set) can be dealt out whole over PSUs of
+        these ratings (at the highest circuit voltage) with each within its rating (its target load in the searches
+        that refuse warnings), one of them also carrying the rest of the machine (psu.headroom warns or fails
+        otherwise), and, where the cards take only PCIe 8-pin inputs, with each unit's own 8-pin plugs (in the
+        searches that refuse warnings, which refuse adapters and pigtails: psu.connectors). Cards of several kinds
+        are not judged here (True)."""
+        low = self._lowest_limits(build)
+        limits = {g.power_limit for g in low.gpus}
+        if len(limits) != 1 or not low.gpus:
+            return True
+        [card] = limits
+        if card <= 0:
+            return True
+        rest = dc_budget(low).total - card * len(low.gpus)
+        share = self.settings.psu_target if self.strict else 1.0
+        plugs: list[int | None] = [None] * len(units)
+        if self.strict:
+            from planner.physics.connectors import PCIE, gpu_plug_need, usable_plugs
+
+            needs = {gpu_plug_need(g) for g in low.gpus}
+            if len(needs) == 1 and (need := next(iter(needs))).hpwr == 0 and need.pcie > 0:
+                plugs = [usable_plugs(u, PCIE) // need.pcie for u in units]
+
+        def cards(power: float, i: int) -> int:
+            by_power = int(max(power, 0.0) // card)
+            by_plugs = plugs[i]
+            return by_power if by_plugs is None else min(by_power, by_plugs)
+
+        fits = [cards(r * share, i) for i, r in enumerate(ratings)]
+        best = 0
+        for i, rating in enumerate(ratings):  # unit i is the board's: it carries the rest of the machine too
+            if rating * share < rest:
+                continue
+            best = max(best, cards(rating * share - rest, i) + sum(fits) - fits[i])
+        return best >= len(low.gpus)
 
     def _psu_sets(self, psus: Sequence[Candidate], ratings: list[float], best_after: list[float], count: int,
                   need: float, price: Price) -> Iterator[tuple[tuple[int, ...], Price]]:
@@ -341,7 +404,28 @@ class Search:
 
     def _assignments(self, count: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         """Which circuit each of `count` PSUs plugs into: (circuits in use, assignment), fewest circuits first.
-        The build's own circuits are distinct; added ones are alike, so only the first use of each is ordered."""
+        Added circuits are alike, and so are the build's own circuits of one outlet and other load: among alike
+        circuits only the first use of each is ordered (PSUs on 'a' and 'b' are PSUs on 'b' and 'a')."""
+        for total, assignment in self._all_assignments(count):
+            if self._canonical(assignment):
+                yield total, assignment
+
+    def _canonical(self, assignment: tuple[int, ...]) -> bool:
+        """Whether, within each class of alike own circuits, the circuits are first used in their order."""
+        own = [c for c in self.base.circuits if not c.assumed]
+        if len(own) < 2:
+            return True
+        classes: dict[tuple[str, float], list[int]] = {}
+        for index, circuit in enumerate(own):
+            classes.setdefault((circuit.outlet.id, circuit.other_load), []).append(index)
+        first_use = list(dict.fromkeys(assignment))
+        for members in classes.values():
+            used = [c for c in first_use if c in members]
+            if used != members[:len(used)]:
+                return False
+        return True
+
+    def _all_assignments(self, count: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         own = len(self.partial.spec.circuit)
         if own == 0:
             own_slots, most = 0, self.partial.max_circuits
@@ -392,7 +476,8 @@ class Search:
 
     def _power_key(self, completion: Completion) -> tuple[Any, ...]:
         plan = completion.risers
-        return (self.strict, completion.cpu.id, tuple((p.id, c) for p, c in completion.psus), completion.circuits,
+        return (self.strict, self.multi, completion.cpu.id, tuple((p.id, c) for p, c in completion.psus),
+                completion.circuits,
                 plan.moves, plan.riser.id if plan.riser else None)
 
     def _remember_power(self, key: tuple[Any, ...], errors: list[Finding]) -> None:
@@ -433,7 +518,7 @@ class Search:
         if any(f.code not in power_limit_codes() for f in errors):
             return None
         plan = optimize(build, self.catalog, self.settings, strict=self.strict)
-        if not plan.changes:
+        if not plan.changes or (self.strict and plan.relative_perf < self.min_throughput - 1e-9):
             return None
         limited = completion._replace(limits=tuple(sorted(plan.limits.items())))
         raw = completed_raw(self.partial, limited)
@@ -447,8 +532,8 @@ class Search:
         those every completion has."""
         if not self.strict:
             return [f for f in findings if f.severity == "error"]
-        return [f for f in findings if f.severity == "error"
-                or (f.severity == "warning" and f.code not in self.unavoidable)]
+        taken = self.unavoidable | ({"psu.multi"} if self.multi else frozenset())
+        return [f for f in findings if f.severity == "error" or (f.severity == "warning" and f.code not in taken)]
 
     # -- judging partial choices ---------------------------------------------------------------------
     def _errors(self, build: ResolvedBuild, codes: Sequence[str]) -> list[Finding]:
@@ -542,11 +627,12 @@ class Search:
         ones judged as sourced); one in the first search (psu.multi warns on two or more)."""
         if self.partial.given["psu"]:
             return len(self.base.psus)
-        if self.strict:
+        if self.strict and not self.multi:
             return 1  # psu.multi warns on every build with two or more PSUs: the first search takes one
+        most = MULTI_PSUS if self.multi else MAX_PSUS
         if case is None:
-            return MAX_PSUS  # (estimated mounts are judged as sourced: self.settings)
-        return max(min(len(case.mounts()), MAX_PSUS), 0)
+            return most  # (estimated mounts are judged as sourced: self.settings)
+        return max(min(len(case.mounts()), most), 0)
 
     def _voltages(self) -> list[float]:
         volts = [c.outlet.voltage for c in self.base.circuits if not c.assumed]
@@ -563,9 +649,34 @@ class Search:
         return dc_budget(self._lowest_limits(build)).total
 
     def _lowest_limits(self, build: ResolvedBuild) -> ResolvedBuild:
+        """The build at the lowest limits the search may set: the cards' minimums; in the searches that refuse
+        warnings, where every card is the same, the lowest limit that keeps `min_throughput` of stock (the
+        build's throughput, at most the cards' at their limit, is then no more than that at any lower limit)."""
         if not self.allow_power_limits:
             return build
+        boards = {g.board.id for g in build.gpus}
+        if self.strict and len(boards) == 1:
+            floor = self._floor_limit(build.gpus[0], build.workload)
+            return build._replace(gpus=[g._replace(power_limit=floor) for g in build.gpus])
         return build._replace(gpus=[g._replace(power_limit=g.board.power_limit_min) for g in build.gpus])
+
+    def _floor_limit(self, gpu: GpuInstance, workload: str) -> float:
+        """The lowest limit in the optimiser's 5 W steps at which the card keeps `min_throughput` of its stock
+        speed (at its limit, before any thermal throttling), once per card and workload."""
+        from planner.physics.slowdown import relative_perf
+
+        key = (gpu.board.id, workload)
+        if key not in self._floors:
+            board, low = gpu.board, gpu.board.power_limit_min
+            floor = board.tdp
+            power = low
+            while power < board.tdp:
+                if relative_perf(board, gpu.chip, power, workload).relative_perf >= self.min_throughput - 1e-9:
+                    floor = power
+                    break
+                power += 5.0
+            self._floors[key] = floor
+        return self._floors[key]
 
     def _optimistic_power(self, build: ResolvedBuild, psus: int) -> ResolvedBuild:
         """The build as cool as its PSUs and limits could make it: as many PSUs as the case takes share the
@@ -666,7 +777,8 @@ class Search:
         decided once the CPU is (judged at the cards' lowest allowed limits): once per CPU."""
         if not self.partial.given["psu"]:
             return []
-        key = (self.strict, build.cpu.id, tuple((g.index, g.riser.id if g.riser else None) for g in build.gpus))
+        key = (self.strict, self.multi, build.cpu.id,
+               tuple((g.index, g.riser.id if g.riser else None) for g in build.gpus))
         if key not in self._given_psu:
             codes = tuple(c for c in checks_at("psu") if _reads_power_only(c))
             self._given_psu[key] = self._errors(build, codes)
@@ -700,7 +812,7 @@ class Search:
             return outlet.continuous_limit if continuous else outlet.voltage * outlet.breaker_current
 
         capacity = sum(carries(c.outlet) - c.other_load for c in circuits) + added * carries(self.outlet)
-        if continuous:  # the first search takes one PSU: it plugs into one circuit
+        if continuous and not self.multi:  # the first search takes one PSU: it plugs into one circuit
             capacity = max([carries(c.outlet) - c.other_load for c in circuits]
                            + ([carries(self.outlet)] if added > 0 else []))
             added = min(added, 1)
