@@ -313,8 +313,9 @@ def other_boards(ctx: Context, code: str) -> list[Fix]:
         changes, case, card_words = found
         with_cpu = f" with the {cpu.name} ({cpu.id}{price_text(cpu)})" if cpu.id != build.cpu.id else ""
         in_case = f", in the {case.name} ({case.id}{price_text(case)})" if case.id != build.case.id else ""
+        plugs = " (or its riser's plug)" if any(g.riser is not None for g in build.gpus) else ""
         fix = ctx.fix(f"use the {board.name} ({board.id}{price_text(board)}){with_cpu}{in_case}{card_words}: every"
-                      " card in a full-length slot on CPU lanes", changes, code)
+                      f" card{plugs} in a full-length slot on CPU lanes", changes, code)
         if fix is not None:
             fixes.append(fix)
             if len(fixes) == MAX_FIXES:
