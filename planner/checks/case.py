@@ -18,8 +18,9 @@ from planner.checks.findings import Change, Finding, Fix, estimated
 from planner.checks.links import estimated_note, placed_mounts, span
 from planner.checks.power_fixes import replacement_psus
 from planner.checks.registry import check
+from planner.errors import CatalogError, UnknownPartError
 from planner.fmt import mm, names, price_text
-from planner.models.parts import MOUNT_TAKES, Case, GpuBoard, Psu, PsuMount
+from planner.models.parts import MOUNT_TAKES, Case, GpuBoard, GpuChip, Psu, PsuMount
 from planner.physics import params
 from planner.placement.layout import layout_of
 
@@ -130,7 +131,8 @@ def gpu_height(ctx: Context) -> list[Finding]:
                 message=f"The {board.name} is {mm(board.height)}{estimated(board, 'height')} tall; the "
                         f"{case.name}'s side panel clears {mm(clearance)}"
                         f"{estimated(case, 'max_gpu_height')} ({mm(board.height - clearance)} too tall).",
-                subject=[*labels, board.id, case.id], value=board.height, limit=clearance, unit="mm"))
+                subject=[*labels, board.id, case.id], value=board.height, limit=clearance, unit="mm",
+                fixes=_lower_cards(ctx, board, clearance) + _roomier_cases(ctx, board.height)))
         elif top_plug(board, chips[board.id]) and board.height + plug_room > clearance:
             findings.append(_plug_finding(ctx, board, labels, clearance))
     return findings
@@ -157,6 +159,46 @@ def _plug_finding(ctx: Context, board: GpuBoard, labels: list[str], clearance: f
                 " against the panel strains the plug, a cause of melted 12VHPWR connectors.",
         subject=[*labels, board.id, case.id], value=need, limit=clearance, unit="mm",
         fixes=_roomier_cases(ctx, need))
+
+
+def _lower_cards(ctx: Context, board: GpuBoard, clearance: float) -> list[Fix]:
+    """Catalog cards lower than the side panel's clearance (with room for a top-edge plug) for every [[gpu]] table
+    of this card, verified: the same chip first (cheapest first), another chip of at least its memory only when
+    none is, with its cost in speed and memory."""
+    if not ctx.propose_fixes:
+        return []
+    case = ctx.build.case
+    plug_room = params.HPWR_PLUG_HEIGHT.value + params.HPWR_STRAIGHT_RUN.value
+    chip = next(g.chip for g in ctx.build.gpus if g.board.id == board.id)
+    specs = sorted({g.spec_index for g in ctx.build.gpus if g.board.id == board.id})
+
+    def chip_of(other: GpuBoard) -> GpuChip | None:
+        if other.chip == chip.id:
+            return chip
+        try:
+            found = ctx.catalog.typed("gpu-chip", other.chip, GpuChip)
+        except (CatalogError, UnknownPartError):  # an unreadable chip entry: not a candidate
+            return None
+        return found if found.workstation_installable and found.memory >= chip.memory else None
+
+    lower: list[tuple[GpuBoard, GpuChip]] = []
+    for other in ctx.catalog.all("gpu", curated=True):
+        if not isinstance(other, GpuBoard) or other.id == board.id or "height" in other.estimated \
+                or other.height > clearance or other.length > case.max_gpu_length \
+                or (other.cooler == "passive" and not case.server_airflow):
+            continue
+        if (other_chip := chip_of(other)) is None:
+            continue
+        if top_plug(other, other_chip.name) and other.height + plug_room > clearance:
+            continue
+        lower.append((other, other_chip))
+    if any(other_chip is chip for _, other_chip in lower):
+        lower = [(b, c) for b, c in lower if c is chip]  # a chip-changing card only when no same-chip one is
+    lower.sort(key=lambda bc: (bc[0].price is None, bc[0].price or 0.0, bc[0].id))
+    tries = ((f"use a lower card: the {b.name} ({b.id}{price_text(b)}, {mm(b.height)} tall) instead of the "
+              f"{board.name}{slot_fixes.chip_cost(ctx, chip, b)}",
+              [Change(path=f"gpu[{spec}].part", value=b.id) for spec in specs]) for b, _ in lower)
+    return ctx.first_verified(tries, "case.gpu-height", wanted=2, most=4)
 
 
 def _roomier_cases(ctx: Context, need: float) -> list[Fix]:

@@ -110,6 +110,9 @@ def _unplaced(ctx: Context) -> list[Finding]:
                  *slot_fixes.bigger_case(ctx, "slot.placement")]
         if not fixes:  # the board's slots are the limit: another board (with a CPU for it)
             fixes = slot_fixes.other_boards(ctx, "slot.placement")
+        if not fixes and info.riser_cards:  # riser plugs short of slots, and no board has them: pair the plugs
+            plugs = min(info.riser_cards, info.mounts)
+            fixes = slot_fixes.shared_slot_kits(ctx, plugs + info.cards - info.riser_cards - info.full_slots)
     return [Finding(
         code="slot.placement", severity="error",
         message=f"{len(left)} of the {info.cards} GPUs {'gets' if len(left) == 1 else 'get'} no slot "

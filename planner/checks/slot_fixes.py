@@ -313,8 +313,9 @@ def other_boards(ctx: Context, code: str) -> list[Fix]:
         changes, case, card_words = found
         with_cpu = f" with the {cpu.name} ({cpu.id}{price_text(cpu)})" if cpu.id != build.cpu.id else ""
         in_case = f", in the {case.name} ({case.id}{price_text(case)})" if case.id != build.case.id else ""
+        plugs = " (or its riser's plug)" if any(g.riser is not None for g in build.gpus) else ""
         fix = ctx.fix(f"use the {board.name} ({board.id}{price_text(board)}){with_cpu}{in_case}{card_words}: every"
-                      " card in a full-length slot on CPU lanes", changes, code)
+                      f" card{plugs} in a full-length slot on CPU lanes", changes, code)
         if fix is not None:
             fixes.append(fix)
             if len(fixes) == MAX_FIXES:
@@ -352,3 +353,28 @@ def _on_cpu_lanes(ctx: Context) -> bool:
         if slot is None or slot.source != "cpu" or slot.lanes < 8:
             return False
     return True
+
+
+# -- two riser cards sharing one slot (bifurcation kits) ----------------------------------------------------
+def shared_slot_kits(ctx: Context, unplaced: int) -> list[Fix]:
+    """More riser plugs than full-length slots and no board in the catalog with enough: two cards can share one
+    x16 slot set to x8x8 through a SlimSAS/MCIO host adapter and two x8 cable kits (a catalog riser cable of 8
+    lanes). The placement model gives each plug a slot of its own, so this cannot be re-checked: advice (not
+    verified), offered only when the catalog has such a kit and the board has enough x16 CPU slots to pair on."""
+    build = ctx.build
+    on_cables = [g for g in build.gpus if g.riser is not None and g.riser.kind == "cable"]
+    hosts = [s for s in build.motherboard.slots if s.size >= CARD_SLOT_SIZE and s.lanes >= 16 and s.source == "cpu"]
+    if not unplaced or len(on_cables) < 2 * unplaced or len(hosts) < unplaced:
+        return []
+    kits = sorted((r for r in ctx.catalog.all("riser", curated=True)
+                   if isinstance(r, Riser) and r.kind == "cable" and r.lanes == 8), key=_by_price)
+    if not kits:
+        return []
+    kit = kits[0]
+    paired = on_cables[-2 * unplaced:]
+    labels = ", ".join(f"GPU{g.index + 1}" for g in paired)
+    slots = "one x16 slot" if unplaced == 1 else f"{unplaced} x16 slots"
+    return [Fix(description=f"feed two cards from one x16 slot: set {slots} to x8x8 in the BIOS (if the "
+                            f"{build.motherboard.name} offers it) and put {labels} on the {kit.name} ({kit.id}"
+                            f"{price_text(kit)} each), two behind each host adapter, each card then linking at x8; "
+                            "the planner cannot model two cards sharing one slot, so this is not re-checked")]

@@ -3,6 +3,7 @@ shroud right under their fans, passive cards without server airflow, and the cas
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from planner.build.resolve import ResolvedBuild
@@ -284,7 +285,14 @@ def _server_cases(ctx: Context) -> list[Fix]:
     candidates.sort(key=lambda c: (c.price is None, c.price or 0.0, c.id))
     tries = ((f"use the {case.name} ({case.id}{price_text(case)}): server airflow",
               [Change(path="case", value=case.id)]) for case in candidates)
-    return ctx.first_verified(tries, "thermal.passive", wanted=2, most=4)
+    fixes = ctx.first_verified(tries, "thermal.passive", wanted=2, most=4)
+    if fixes or not candidates:
+        return fixes
+    # the chassis takes only its own PSU modules, which the catalog does not list: say so rather than stay silent
+    case = candidates[0]
+    return [Fix(description=f"use the {case.name} ({case.id}{price_text(case)}): server airflow, with the PSU "
+                            "modules its bays take in place of the build's PSUs (the catalog lists no such modules, "
+                            "so this is not re-checked)")]
 
 
 @check("thermal.case", reads=MODEL_READS["budget"] | {"case", "ambient"})  # the case air alone: no placement, no PSU
@@ -352,13 +360,21 @@ def _no_airflow(ctx: Context) -> Finding:
 def _airflow_fix(ctx: Context) -> Fix | None:
     """More intake fans, stated as the case's rated intake airflow in the build file (verified)."""
     case_ref = ctx.build.raw.get("case")
-    if not isinstance(case_ref, str):
+    if isinstance(case_ref, dict) and isinstance(case_ref.get("base"), str):  # an inline case on a catalog base
+        fields = {key: value for key, value in case_ref.items() if key != "intake_airflow"}
+    elif isinstance(case_ref, str):
+        fields = {"base": case_ref}
+    else:
         return None
     air = ctx.thermal.case
     needed = params.AIR_HEATING.value * air.heat_w / params.CASE_RISE_WARNING.value
     rated = -(-needed / params.EFFECTIVE_AIRFLOW_FRACTION.value // 10) * 10  # round up to 10 CFM
+    value = {**fields, "intake_airflow": f"{rated:g} cfm"}
+    table = ", ".join([*(f"{key} = {json.dumps(field)}" for key, field in fields.items()),
+                       f"intake_airflow = \"{num(rated)} cfm\""])
+    simple = all(isinstance(field, str | int | float) for field in fields.values())
+    shown = f"case = {{ {table} }}" if simple and len(table) <= 120 else \
+        f"intake_airflow = \"{num(rated)} cfm\" in the build's inline case"
     return ctx.fix(f"fit more intake fans: about {num(rated)} CFM of rated intake airflow (now "
-                   f"{num(air.rated_airflow_cfm)} CFM); tell the planner with case = {{ base = \"{case_ref}\", "
-                   f"intake_airflow = \"{num(rated)} cfm\" }}",
-                   [Change(path="case", value={"base": case_ref, "intake_airflow": f"{rated:g} cfm"})],
-                   "thermal.case")
+                   f"{num(air.rated_airflow_cfm)} CFM); tell the planner with {shown}",
+                   [Change(path="case", value=value)], "thermal.case")
