@@ -104,6 +104,20 @@ region = "us"
 part = "nvidia-rtx-3090-fe"
 count = 8
 """,
+    "16× RTX 3090 TURBO, up to four US circuits, power limits allowed (infeasible: slots)": """
+name = "Sixteen RTX 3090 TURBO"
+region = "us"
+max_circuits = 4
+[[gpu]]
+part = "gigabyte-rtx-3090-turbo"
+count = 16
+""",
+    "1 card with 20 PCIe 8-pin inputs (infeasible: no PSU has 20 plugs)": """
+name = "One card with 20 PCIe 8-pin inputs"
+region = "eu"
+[[gpu]]
+part = { base = "nvidia-rtx-3090-fe", power_connectors = [""" + ", ".join(['"pcie-8pin"'] * 20) + """] }
+""",
 }
 
 

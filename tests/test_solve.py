@@ -409,3 +409,13 @@ def test_a_partial_build_without_gpus_is_one_sentence_not_a_traceback(tmp_path: 
     assert run.code == 2 and "Traceback" not in run.err
     assert run.err == f"planner: {path}: gpu: names no GPU: the solver completes a build around its cards; add a" \
                       ' [[gpu]] table, e.g. [[gpu]] part = "nvidia-rtx-3090-fe" count = 2\n'
+
+
+def test_a_card_with_more_8_pin_inputs_than_any_psu_has_plugs_is_infeasible_before_the_search() -> None:
+    """Issue 26: this took the search to its limit (29 s); a card's cables come from one PSU, so the bound is
+    known before any part is chosen."""
+    catalog = small_catalog()
+    partial = parse_partial(_MANY_INPUTS, "many-inputs.toml", catalog)
+    result = solve(partial, catalog, explain_choices=False)
+    assert result.status == "infeasible" and result.searched == 0
+    assert "has 20 PCIe 8-pin inputs" in (result.binding or "")

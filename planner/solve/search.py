@@ -187,6 +187,8 @@ class Search:
             return f"the catalogs hold no {' or '.join(missing)} to choose from" + self._priced_note()
         if not self.partial.given["psu"] and not self.lists["psu"]:
             return "the catalogs hold no PSU to choose from" + self._priced_note()
+        if (reason := self._plugs_short()) is not None:
+            return reason
         # power that no choice of board, case or CPU can bring under the circuits' breakers or the file's own
         # PSUs: judged with the CPU that draws least (the DC load only grows with the CPU's power)
         cpus = [c.part for c in self.lists["cpu"] if isinstance(c.part, Cpu)]
@@ -200,6 +202,26 @@ class Search:
                 first = refusals[0][0]
                 return f"{first.code}: {first.message}" + (
                     f" (and with each of the {len(cpus)} CPUs the catalogs offer)" if len(cpus) > 1 else "")
+        return None
+
+    def _plugs_short(self) -> str | None:
+        """A card whose PCIe 8-pin inputs outnumber the 8-pin plugs of every PSU it could have: a card's cables
+        come from one unit (psu.connectors, psu.split), and a 12VHPWR plug cannot feed an 8-pin input."""
+        from planner.physics.connectors import PCIE, gpu_plug_need, usable_plugs
+
+        units = ([use.part for use in self.base.psus] if self.partial.given["psu"] else
+                 [c.part for c in self.lists["psu"] if isinstance(c.part, Psu)])
+        if not units or not self.base.gpus:
+            return None
+        most = max(units, key=lambda u: (usable_plugs(u, PCIE), u.id))
+        plugs = usable_plugs(most, PCIE)
+        for gpu in self.base.gpus:
+            need = gpu_plug_need(gpu).pcie
+            if need > plugs:
+                whose = "the file's PSUs" if self.partial.given["psu"] else "any PSU in the catalogs with a price"
+                return (f"psu.connectors: GPU{gpu.index + 1} ({gpu.board.name}) has {need} PCIe 8-pin inputs, and "
+                        f"a card's cables come from one PSU, but {whose} has at most {plugs} PCIe 8-pin plugs "
+                        f"(the {most.name})")
         return None
 
     def _priced_note(self) -> str:
