@@ -419,3 +419,14 @@ def test_a_card_with_more_8_pin_inputs_than_any_psu_has_plugs_is_infeasible_befo
     result = solve(partial, catalog, explain_choices=False)
     assert result.status == "infeasible" and result.searched == 0
     assert "has 20 PCIe 8-pin inputs" in (result.binding or "")
+
+
+def test_more_cards_than_any_board_has_slots_for_is_infeasible_before_the_search() -> None:
+    """Issue 26: an infeasible 16-card solve searched to its limit (13–17 s); a board's slot count bounds it."""
+    catalog = small_catalog()
+    text = ('name = "Sixteen cards"\nregion = "us"\nmax_circuits = 4\n'
+            '[[gpu]]\npart = "gigabyte-rtx-3090-turbo"\ncount = 16\n')
+    result = solve(parse_partial(text, "sixteen.toml", catalog), catalog, allow_power_limits=True,
+                   explain_choices=False)
+    assert result.status == "infeasible" and result.searched == 0
+    assert "slot.placement: 16 cards need 16 " in (result.binding or "")

@@ -187,7 +187,7 @@ class Search:
             return f"the catalogs hold no {' or '.join(missing)} to choose from" + self._priced_note()
         if not self.partial.given["psu"] and not self.lists["psu"]:
             return "the catalogs hold no PSU to choose from" + self._priced_note()
-        if (reason := self._plugs_short()) is not None:
+        if (reason := self._plugs_short() or self._slots_short()) is not None:
             return reason
         # power that no choice of board, case or CPU can bring under the circuits' breakers or the file's own
         # PSUs: judged with the CPU that draws least (the DC load only grows with the CPU's power)
@@ -203,6 +203,31 @@ class Search:
                 return f"{first.code}: {first.message}" + (
                     f" (and with each of the {len(cpus)} CPUs the catalogs offer)" if len(cpus) > 1 else "")
         return None
+
+    def _slots_short(self) -> str | None:
+        """More cards than any board has slots to take them: each card takes a full-length slot, and a card on a
+        riser cable a slot of its plug's size (slot.placement), whatever the case."""
+        from planner.placement.layout import CARD_SLOT_SIZE
+
+        boards = [c.part for c in self.lists["motherboard"] if isinstance(c.part, Motherboard)]
+        if not boards or not self.base.gpus:
+            return None
+        plugs = [r.part.lanes for r in self.risers if isinstance(r.part, Riser)]
+        plugs += [g.riser.lanes for g in self.base.gpus if g.riser is not None]
+        smallest = min([CARD_SLOT_SIZE, *plugs])
+
+        def takes(board: Motherboard) -> int:
+            return sum(1 for slot in board.slots if slot.size >= smallest)
+
+        most = max(boards, key=lambda b: (takes(b), b.id))
+        slots, cards = takes(most), len(self.base.gpus)
+        if cards <= slots:
+            return None
+        size = "full-length slots" if smallest == CARD_SLOT_SIZE else f"slots of x{smallest} or longer"
+        whose = "the file's board has" if self.partial.given["motherboard"] else \
+            "the boards in the catalogs with a price have at most"
+        return (f"slot.placement: {cards} cards need {cards} {size} (a card, or its riser cable's plug, takes one), "
+                f"but {whose} {slots} (the {most.name})")
 
     def _plugs_short(self) -> str | None:
         """A card whose PCIe 8-pin inputs outnumber the 8-pin plugs of every PSU it could have: a card's cables
