@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from planner.errors import InputError
+from planner.fileio import MAX_READ, read_bytes
 
 #: Deepest nesting of tables and arrays accepted. A build file nests 4 levels (`gpu` → entry → inline
 #: part → a list in it), a catalog file about as many; 32 leaves room for anything a person writes and
@@ -30,21 +31,21 @@ _KeyPath = tuple[str | int, ...]
 
 
 def read_text(path: Path, error: type[InputError] = InputError, *, label: str | None = None,
-              what: str = "a TOML file") -> str:
-    """The file's text; `error` naming the file when it cannot be read or is not UTF-8."""
+              what: str = "a TOML file", cap: int = MAX_READ) -> str:
+    """The file's text, read through `fileio.read_bytes` (a regular file of at most `cap` bytes); `error`
+    naming the file when it cannot be read, is no regular file, is too large or is not UTF-8."""
     label = label or str(path)
+    return decode(read_bytes(path, label=label, what=what, cap=cap, error=error), label, error, what=what)
+
+
+def decode(data: bytes, label: str, error: type[InputError] = InputError, *, what: str = "a TOML file") -> str:
+    """UTF-8 text (a byte order mark, which Windows editors write, is fine); `error` naming the byte and line."""
     try:
-        return path.read_text(encoding="utf-8-sig")  # a UTF-8 byte order mark (Windows editors write one) is fine
-    except FileNotFoundError:
-        raise error("no such file", file=label) from None
-    except IsADirectoryError:
-        raise error(f"is a directory, expected {what}", file=label) from None
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as problem:
-        line = path.read_bytes()[:problem.start].count(b"\n") + 1
+        line = data[:problem.start].count(b"\n") + 1
         raise error(f"is not UTF-8 text (byte {problem.start + 1}); expected {what}", file=label,
                     line=line) from None
-    except OSError as problem:
-        raise error(f"cannot read: {problem.strerror or problem}", file=label) from None
 
 
 def loads(text: str, label: str, error: type[InputError] = InputError) -> dict[str, Any]:

@@ -37,11 +37,8 @@ def label_of(path: Path) -> str:
 
 def _decode(data: bytes, label: str) -> str:
     if len(data) > MAX_BYTES:
-        raise InputError(f"is larger than {MAX_BYTES // 1000} kB; not a build file", file=label)
-    try:
-        return data.decode("utf-8-sig")  # a UTF-8 byte order mark (Windows editors write one) is accepted
-    except UnicodeDecodeError:
-        raise InputError("is not UTF-8 text; expected a TOML build file", file=label) from None
+        raise InputError(f"is larger than {MAX_BYTES // 1000:,} kB; expected a TOML build file", file=label)
+    return tomlfile.decode(data, label, what="a TOML build file")
 
 
 def _read_stdin() -> str:
@@ -61,17 +58,7 @@ def _read_stdin() -> str:
 def read_text(path: Path) -> str:
     if str(path) == STDIN:
         return _read_stdin()
-    label = str(path)
-    try:
-        if path.is_dir():
-            raise InputError("is a directory, expected a build file (.toml)", file=label)
-        if path.stat().st_size > MAX_BYTES:
-            raise InputError(f"is larger than {MAX_BYTES // 1000} kB; not a build file", file=label)
-    except FileNotFoundError:
-        raise InputError("no such file", file=label) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", file=label) from None
-    return tomlfile.read_text(path, what="a TOML build file")
+    return tomlfile.read_text(path, what="a TOML build file", cap=MAX_BYTES)
 
 
 def parse_toml(text: str, label: str) -> dict[str, Any]:
