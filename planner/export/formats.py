@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -137,8 +138,21 @@ def _footer(rows: list[Row]) -> tuple[str, list[str]]:
     return _dollars(total), notes
 
 
+#: The characters that open Markdown markup inside a line (CommonMark lets any ASCII punctuation be escaped with
+#: a backslash): emphasis, code, links and images (`[`, so `](` and `![` never form), raw HTML and autolinks
+#: (`<`), entities (`&`), headings, table cells, strikethrough.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~&])")
+#: What a forum's Markdown (GFM) turns into a link with no markup at all: `http://…`, `www.…`.
+_MD_AUTOLINK = re.compile(r"(?i)(?<=[a-z])(:)(?=//)|(?<=\bwww)(\.)")
+
+
 def _md(text: str) -> str:
-    return printable(text).replace("|", "\\|")
+    """A user's or the planner's text as Markdown that shows it and does nothing: each markup character
+    backslash-escaped (a link `[x](javascript:…)`, an image `![i](http://…)`, raw HTML `<img onerror=…>`,
+    `*emphasis*` and `|` show as typed) and bare URLs broken (`http\\://`), as BBCode's list shows a tag's
+    brackets as parentheses."""
+    text = _MD_SPECIAL.sub(r"\\\1", printable(text))
+    return _MD_AUTOLINK.sub(lambda match: "\\" + match.group(), text)
 
 
 def to_markdown(build: ResolvedBuild, report: Report | None = None) -> str:
