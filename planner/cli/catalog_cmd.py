@@ -158,12 +158,12 @@ def _validate(args: argparse.Namespace) -> int:
         errors = catalog.validate()
         scope = ", ".join(str(d) for d in catalog.dirs if d.is_dir())
     for error in errors:
-        print(error, file=sys.stderr)
+        print(printable(str(error)), file=sys.stderr)  # an id or file name is one line: `[id]` forges none
     count = 0
     for kind in KIND_MODELS:
         with contextlib.suppress(CatalogError):  # a file that cannot be read is among the problems above
             count += len(catalog.entries(kind))
-    print(f"{count} entries checked in {scope}: {len(errors)} problem(s)")
+    print(f"{count} entries checked in {printable(scope)}: {len(errors)} problem(s)")
     if args.stats:
         _print_price_stats(catalog, args.dir)
     return ExitCode.FAIL if errors else ExitCode.OK

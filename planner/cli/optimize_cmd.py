@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
 from planner.checks.findings import Change
 from planner.cli.common import catalog_from, write_json, write_output
 from planner.errors import ExitCode, InputError
+from planner.fmt import printable
 
 
 def run_optimize(args: argparse.Namespace) -> int:
@@ -24,12 +26,13 @@ def run_optimize(args: argparse.Namespace) -> int:
     plan = optimize(build, catalog, settings, strict=args.strict)
     what = "errors and warnings" if args.strict else "errors"
     if plan.changes:
-        print(f"planner: {plan.description}", file=sys.stderr)
+        print(f"planner: {printable(plan.description)}", file=sys.stderr)
     else:
         print(f"planner: the power limits are already the highest that clear the power, outlet and thermal "
               f"{what} a power limit can clear; the build is unchanged", file=sys.stderr)
     if plan.remaining:
-        print(f"planner: no power limit clears {', '.join(plan.remaining)}; see `planner check {args.file}`",
+        word = printable(shlex.quote(str(args.file)))
+        print(f"planner: no power limit clears {', '.join(plan.remaining)}; see `planner check {word}`",
               file=sys.stderr)
     changes = [*plan.changes, Change(path="name", value=optimised_name(build.name, plan.limits))] if plan.changes \
         else []
