@@ -359,3 +359,17 @@ def test_the_systemd_install_comment_quotes_the_build_file_name(tmp_path: Path) 
     install = next(line for line in unit.splitlines() if line.startswith("# Install: "))
     assert shlex.split(install.removeprefix("# Install: "))[2] == str(build)
     assert f"'{build}'" in install
+
+
+def test_recommend_complete_keeps_a_hostile_chip_name_on_one_line(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    name = "a\nforged \x1b[2J\u202e"
+    monkeypatch.setenv("PLANNER_USER_CATALOG", str(user_catalog(tmp_path / "user-catalog", name)))
+    into = tmp_path / "into.toml"
+    shown = run_cli("recommend", "--workload", "llm-inference", "--model", "llama-3-70b", "--precision", "int4",
+                    "--budget", "4000", "--complete", "--top", "1", "--into", into)
+    assert shown.code == 0 and "hostile-board" in shown.out, shown.err
+    for output in (_terminal("recommend --complete", shown), Output("--into", into.read_text(), "toml")):
+        assert not RAW.search(output.text), (output.label, RAW.findall(output.text))
+        _no_forged_line(output)
+        _parses(output, name, tmp_path)
