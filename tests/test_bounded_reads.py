@@ -143,3 +143,13 @@ def test_the_reader_reads_a_file_at_the_cap_and_refuses_one_byte_more(tmp_path: 
     with pytest.raises(InputError, match=r"catalog\.toml: is larger than 999 bytes; expected a file$"):
         read_bytes(path, cap=999)
     assert MAX_READ == 16 * 1024 * 1024
+
+
+def test_a_fifo_as_the_users_own_price_file_is_named_not_skipped(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLANNER_CONFIG", str(tmp_path / "config.toml"))  # prices.toml sits beside it
+    os.mkfifo(tmp_path / "prices.toml")
+    result = run_cli("check", BUILD)
+    assert result.code == 2
+    assert _one_line(result.err) == f"planner: {tmp_path / 'prices.toml'}: is a FIFO (named pipe), expected a TOML " \
+                                    "price file"

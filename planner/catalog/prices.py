@@ -220,7 +220,7 @@ def load_prices(catalog: PricedCatalog, files: Iterable[Path] = (), *, user_file
     prices: dict[str, UserPrice] = {}
     if user_file:
         path = default_path()
-        if path.is_file():
+        if path.exists():  # a FIFO, device or directory there is refused with a sentence, not skipped
             prices.update(read_price_file(path))
     for path in files:
         prices.update(read_price_file(path))
