@@ -50,7 +50,10 @@ def _read_stdin() -> str:
         if stream is None:
             raise InputError("no standard input to read the build from", file="<stdin>")
         buffer = getattr(stream, "buffer", None)
-        raw = buffer.read(MAX_BYTES + 1) if buffer is not None else stream.read(MAX_BYTES + 1).encode("utf-8")
+        try:
+            raw = buffer.read(MAX_BYTES + 1) if buffer is not None else stream.read(MAX_BYTES + 1).encode("utf-8")
+        except (OSError, ValueError) as error:  # closed, or a device that fails the read
+            raise InputError(f"cannot read: {getattr(error, 'strerror', None) or error}", file="<stdin>") from None
         _stdin_text = _decode(raw, "<stdin>")
     return _stdin_text
 
