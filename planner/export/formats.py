@@ -166,7 +166,7 @@ def to_markdown(build: ResolvedBuild, report: Report | None = None) -> str:
     if verdict:
         lines += [f"> **{_md(verdict[0])}**", *(f"> - {_md(line)}" for line in verdict[1:]), ""]
     lines += ["Type|Item|Price", ":----|:----|:----"]
-    lines += [f"**{kind}** | {_md(item)} | {price}" for kind, item, price in _forum_rows(build, rows)]
+    lines += [f"**{kind}** | {_md(item)} | {_md(price)}" for kind, item, price in _forum_rows(build, rows)]
     lines.append(f" | **Total** | **{total}**")
     lines += [f" | *{_md(note)}* |" for note in notes]
     return "\n".join(lines) + "\n"
@@ -188,7 +188,7 @@ def to_bbcode(build: ResolvedBuild, report: Report | None = None) -> str:
             lines += ["[list]", *(f"[*]{_bb(line)}" for line in verdict[1:]), "[/list]"]
         lines.append("")
     lines += ["[table]", "[tr][th]Type[/th][th]Item[/th][th]Price[/th][/tr]"]
-    lines += [f"[tr][td][b]{kind}[/b][/td][td]{_bb(item)}[/td][td]{price}[/td][/tr]"
+    lines += [f"[tr][td][b]{kind}[/b][/td][td]{_bb(item)}[/td][td]{_bb(price)}[/td][/tr]"
               for kind, item, price in _forum_rows(build, rows)]
     lines += [f"[tr][td][/td][td][b]Total[/b][/td][td][b]{total}[/b][/td][/tr]", "[/table]"]
     lines += [f"[i]{_bb(note)}[/i]" for note in notes]
