@@ -38,6 +38,7 @@ HOSTILE = {
     "osc-title": "\x1b]0;pwned\x07",
     "bel": "b\x07",
     "rlo": "\u202egnp.exe",
+    "rlm-isolate": "a\u200f\u2067b\u2069\u061c",
     "line-sep": "a\u2028forged",
     "nel": "a\x85forged",
     "csi-c1": "\x9b31m",
@@ -51,7 +52,7 @@ HOSTILE = {
     "md-emphasis": "*em* _u_",
 }
 #: What must never come out raw: C0 controls but newline and tab, DEL, C1 controls, bidi, line/paragraph sep.
-RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 class Output(NamedTuple):
