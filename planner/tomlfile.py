@@ -225,6 +225,8 @@ def _basic(value: str) -> str:
     for char in value:
         if char in _SHORT_ESCAPES:
             out.append(_SHORT_ESCAPES[char])
+        elif 0xD800 <= ord(char) <= 0xDFFF:  # a non-UTF-8 byte of a file name: no TOML escape can hold it
+            out.append("\\ufffd")
         elif _UNSAFE_IN_TOML.match(char):
             out.append(f"\\u{ord(char):04x}")
         else:

@@ -52,7 +52,7 @@ HOSTILE = {
     "md-emphasis": "*em* _u_",
 }
 #: What must never come out raw: C0 controls but newline and tab, DEL, C1 controls, bidi, line/paragraph sep.
-RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 class Output(NamedTuple):
@@ -374,3 +374,25 @@ def test_recommend_complete_keeps_a_hostile_chip_name_on_one_line(tmp_path: Path
         assert not RAW.search(output.text), (output.label, RAW.findall(output.text))
         _no_forged_line(output)
         _parses(output, name, tmp_path)
+
+
+def test_a_file_name_that_is_not_utf8_never_reaches_an_output_as_its_raw_bytes(tmp_path: Path) -> None:
+    """0x9B (a CSI to a terminal that reads 8-bit controls) in a file name is carried by Python as U+DC9B, which
+    an output would write back as the raw byte."""
+    import os
+
+    surrogates = re.compile("[\ud800-\udfff]")
+    build = Path(os.fsdecode(bytes(tmp_path) + b"/build\x9b\xff.toml"))
+    shutil.copy(hostile_build(tmp_path / "src", "x"), build)
+    started = Path(os.fsdecode(bytes(tmp_path) + b"/new\x9b.toml"))
+    outputs = [_terminal("check", run_cli("check", build)),
+               Output("check --format json", run_cli("check", build, "--format", "json").out, "json"),
+               Output("export --format systemd", run_cli("export", build, "--format", "systemd", "--force").out,
+                      "terminal"),  # the name shown with each such byte a space (scripts' _plain)
+               _terminal("no such file", run_cli("check", str(build) + "x")),
+               _terminal("init", run_cli("init", started)),
+               Output("init FILE", started.read_text(), "toml")]
+    for output in outputs:
+        assert not surrogates.search(output.text) and not RAW.search(output.text), output.label
+        _parses(output, "x", tmp_path)
+    assert "build\\udc9b\\udcff.toml" in outputs[0].text
