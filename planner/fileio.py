@@ -31,7 +31,6 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
 _EXISTS = "already exists; use --force to overwrite it"
 
 
-
 #: The most any file the planner reads may hold (16 MiB). The largest it ships, the imported catalogs, are a
 #: few MB; past the cap a file is refused before it is decoded, so `/dev/zero`, a huge log or a sparse file
 #: given by mistake costs at most this much memory.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -209,13 +210,17 @@ def _make_safe(item: Any) -> None:
             item.trivia.comment = printable(comment)
 
 
-_UNSAFE_IN_TOML = re.compile(f"[{UNSAFE_CHARS}]")
+@cache
+def _unsafe_in_toml() -> re.Pattern[str]:
+    return re.compile(f"[{UNSAFE_CHARS}]")  # compiled when the planner first writes TOML, not when it reads
+
+
 _SHORT_ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
 
 
 def _raw_unsafe(original: str, *, multiline: bool) -> bool:
     """Whether a string's text as written holds an unsafe character raw (an escape, `\\u202e`, is fine)."""
-    return bool(_UNSAFE_IN_TOML.search(original)) or (not multiline and "\n" in original)
+    return bool(_unsafe_in_toml().search(original)) or (not multiline and "\n" in original)
 
 
 def _basic(value: str) -> str:
@@ -227,7 +232,7 @@ def _basic(value: str) -> str:
             out.append(_SHORT_ESCAPES[char])
         elif 0xD800 <= ord(char) <= 0xDFFF:  # a non-UTF-8 byte of a file name: no TOML escape can hold it
             out.append("\\ufffd")
-        elif _UNSAFE_IN_TOML.match(char):
+        elif _unsafe_in_toml().match(char):
             out.append(f"\\u{ord(char):04x}")
         else:
             out.append(char)
