@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from planner.errors import InputError
-from planner.fileio import MAX_READ, read_bytes
 
 from conftest import ROOT, example, run_cli
 
@@ -137,6 +136,8 @@ def test_stdin_is_read_only_up_to_the_cap() -> None:
 
 
 def test_the_reader_reads_a_file_at_the_cap_and_refuses_one_byte_more(tmp_path: Path) -> None:
+    from planner.fileio import MAX_READ, read_bytes
+
     path = tmp_path / "catalog.toml"
     path.write_bytes(b"#" * 1000)
     assert read_bytes(path, cap=1000) == b"#" * 1000
