@@ -20,9 +20,8 @@ from planner.report import GpuSummary, Report, make_report
 
 __all__ = [
     "Catalog", "CatalogError", "Change", "Finding", "Fix", "GpuSummary", "InputError", "Part", "PlannerError", "Region",
-    "Report", "ResolvedBuild", "Settings", "check_build", "check_file", "load_build", "num", "plan_finding", "printable",
-    "usd",
-    "watts",
+    "Report", "ResolvedBuild", "Settings", "check_build", "check_file", "load_build", "num", "plan_finding",
+    "printable", "usd", "watts",
 ]
 
 

@@ -1,5 +1,6 @@
-"""Writing files safely: atomic (temp file + rename), never overwriting without permission, and only ever a
-regular file.
+"""Reading and writing files safely. Every file the planner reads goes through `read_bytes`: only a regular
+file, at most `MAX_READ` bytes, opened so that a FIFO cannot block. Every file it writes goes through
+`atomic_write`: atomic (temp file + rename), never overwriting without permission, and only ever a regular file.
 
 What `atomic_write` does with what is already at the path:
 
@@ -28,6 +29,66 @@ from planner.errors import InputError
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
 _EXISTS = "already exists; use --force to overwrite it"
+
+
+#: The most any file the planner reads may hold (16 MiB). The largest it ships, the imported catalogs, are a
+#: few MB; past the cap a file is refused before it is decoded, so `/dev/zero`, a huge log or a sparse file
+#: given by mistake costs at most this much memory.
+MAX_READ = 16 * 1024 * 1024
+
+
+def read_bytes(path: Path, *, label: str | None = None, what: str = "a file", cap: int = MAX_READ,
+               error: type[InputError] = InputError) -> bytes:
+    """The bytes of the regular file at `path`, at most `cap` of them: the one way the planner reads a file.
+
+    Opened without blocking (a FIFO with no writer would otherwise wait forever), its kind checked on the
+    opened descriptor (no window between a check and the open), and read only up to `cap` + 1 bytes, so a
+    device such as `/dev/zero`, a FIFO, a socket, a directory or a file larger than `cap` is one `error`
+    naming the file (`label`, else the path) and saying what was expected (`what`), never a hang or gigabytes
+    of memory.
+    """
+    label = label or str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise error("no such file", file=label) from None
+    except IsADirectoryError:
+        raise error(f"is a directory, expected {what}", file=label) from None
+    except OSError as problem:  # a socket cannot be opened (ENXIO): say what it is
+        with contextlib.suppress(OSError):
+            _refuse_kind(os.stat(path).st_mode, label, what, error)
+        raise error(f"cannot read: {_reason(problem)}", file=label) from None
+    try:
+        info = os.fstat(fd)
+        _refuse_kind(info.st_mode, label, what, error)
+        if info.st_size > cap:
+            raise error(f"is larger than {_size(cap)}; expected {what}", file=label)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(cap + 1)
+    except OSError as problem:
+        raise error(f"cannot read: {_reason(problem)}", file=label) from None
+    finally:
+        os.close(fd)
+    if len(data) > cap:
+        raise error(f"is larger than {_size(cap)}; expected {what}", file=label)
+    return data
+
+
+def _refuse_kind(mode: int, label: str, what: str, error: type[InputError]) -> None:
+    for test, kind in _KINDS:
+        if test(mode):
+            raise error(f"is {kind}, expected {what}", file=label)
+    if not stat.S_ISREG(mode):
+        raise error(f"is not a regular file, expected {what}", file=label)
+
+
+def _size(count: int) -> str:
+    """`16 MiB`, `1,000 kB`, `999 bytes`: a cap as a person reads it."""
+    if count % (1024 * 1024) == 0:
+        return f"{count // (1024 * 1024)} MiB"
+    if count % 1000 == 0:
+        return f"{count // 1000:,} kB"
+    return f"{count:,} bytes"
 
 
 def atomic_write(path: Path, text: str, *, force: bool = False, executable: bool = False) -> None:

@@ -52,11 +52,15 @@ def names(items: Iterable[str]) -> str:
 
 
 #: Characters that must not reach a terminal or an export raw: C0 controls, DEL, C1 controls (U+0085 NEL and
-#: U+009B CSI among them), the Unicode line and paragraph separators, and the bidi embeddings, overrides and
-#: isolates that reorder what a reader sees (U+202A–202E, U+2066–2069; "Trojan Source", CVE-2021-42574).
+#: U+009B CSI among them), the Unicode line and paragraph separators, and every bidi control that reorders what
+#: a reader sees: the embeddings, overrides and isolates (U+202A–202E, U+2066–2069; "Trojan Source",
+#: CVE-2021-42574) and the marks (U+061C, U+200E, U+200F): Unicode's whole Bidi_Control set. And the lone
+#: surrogates (U+D800–DFFF): Python carries each byte of a file name or argument that is not UTF-8 as one
+#: (U+DC80–DCFF), and printed as it is it is that raw byte again (0x9B is a CSI to a terminal that reads
+#: 8-bit controls).
 #: An ESC in a build or part name could retitle the terminal (`ESC ] 0 ; … BEL`) or conceal the rest of
 #: the line, "— FAIL" included (`ESC [ 8 m`).
-UNSAFE_CHARS = "\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+UNSAFE_CHARS = "\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 
 
 # Compiled on first use (each of these classes costs ~0.3 ms to compile, more than a typical report spends in
@@ -83,7 +87,8 @@ def printable(text: str, *, newlines: bool = False) -> str:
 
 @cache
 def _unsafe_in_json() -> re.Pattern[str]:
-    return re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")  # json.dumps escapes C0
+    # json.dumps escapes C0; a lone surrogate (a non-UTF-8 file name's byte) would be written raw
+    return re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def json_printable(text: str) -> str:

@@ -146,7 +146,7 @@ class BuildSession:
         return session
 
     def text(self) -> str:
-        return tomlkit.dumps(self.document)
+        return tomlfile.dumps(self.document)  # every string and comment escaped: the one TOML writer
 
     def save(self, path: Path | None = None) -> Path:
         """Write the build atomically (the old file stays whole if anything fails); marks it clean."""

@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from planner.errors import InputError
+from planner.fileio import MAX_READ, read_bytes
+from planner.fmt import UNSAFE_CHARS
 
 #: Deepest nesting of tables and arrays accepted. A build file nests 4 levels (`gpu` → entry → inline
 #: part → a list in it), a catalog file about as many; 32 leaves room for anything a person writes and
@@ -30,21 +33,21 @@ _KeyPath = tuple[str | int, ...]
 
 
 def read_text(path: Path, error: type[InputError] = InputError, *, label: str | None = None,
-              what: str = "a TOML file") -> str:
-    """The file's text; `error` naming the file when it cannot be read or is not UTF-8."""
+              what: str = "a TOML file", cap: int = MAX_READ) -> str:
+    """The file's text, read through `fileio.read_bytes` (a regular file of at most `cap` bytes); `error`
+    naming the file when it cannot be read, is no regular file, is too large or is not UTF-8."""
     label = label or str(path)
+    return decode(read_bytes(path, label=label, what=what, cap=cap, error=error), label, error, what=what)
+
+
+def decode(data: bytes, label: str, error: type[InputError] = InputError, *, what: str = "a TOML file") -> str:
+    """UTF-8 text (a byte order mark, which Windows editors write, is fine); `error` naming the byte and line."""
     try:
-        return path.read_text(encoding="utf-8-sig")  # a UTF-8 byte order mark (Windows editors write one) is fine
-    except FileNotFoundError:
-        raise error("no such file", file=label) from None
-    except IsADirectoryError:
-        raise error(f"is a directory, expected {what}", file=label) from None
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as problem:
-        line = path.read_bytes()[:problem.start].count(b"\n") + 1
+        line = data[:problem.start].count(b"\n") + 1
         raise error(f"is not UTF-8 text (byte {problem.start + 1}); expected {what}", file=label,
                     line=line) from None
-    except OSError as problem:
-        raise error(f"cannot read: {problem.strerror or problem}", file=label) from None
 
 
 def loads(text: str, label: str, error: type[InputError] = InputError) -> dict[str, Any]:
@@ -145,3 +148,92 @@ def _deep_line(text: str) -> int | None:
             depth = max(depth - 1, 0)
         i += 1
     return None
+
+
+# -- writing -------------------------------------------------------------------------------------------------
+def dumps(document: Any) -> str:
+    """A tomlkit document as TOML text: the one way the planner writes TOML (`optimize`, `solve`, `recommend
+    --into`/`--complete`, the TUI's saves).
+
+    tomlkit keeps a parsed string as the file wrote it and writes a new one with only C0 controls escaped, so
+    a name holding U+202E, U+2028, U+0085 or U+009B went into the file raw (and a lone CR or ESC in a comment
+    made the file invalid TOML). Here every string and quoted key that holds a control, C1, bidi or separator
+    character (`fmt.UNSAFE_CHARS`, or a newline in a one-line string) is written as a basic string with that
+    character as its escape (`\\u202e`): the same value when read back, inert in an editor or a terminal.
+    Every comment carries only printable text (each such character shown as its escape, `fmt.printable`).
+    Values are unchanged; the document is updated in place.
+    """
+    import tomlkit
+
+    for item in _items(document):
+        _make_safe(item)
+    return tomlkit.dumps(document)
+
+
+def _items(node: Any) -> Iterator[Any]:
+    """Every item and key of a tomlkit container, table, array of tables or array, depth first."""
+    from tomlkit.container import Container
+    from tomlkit.items import AoT, Array, InlineTable, Table
+
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        yield item
+        if isinstance(item, Container):
+            for key, child in item.body:
+                if key is not None:
+                    yield key
+                stack.append(child)
+        elif isinstance(item, (Table, InlineTable)):
+            stack.append(item.value)
+        elif isinstance(item, AoT):
+            stack.extend(item.body)
+        elif isinstance(item, Array):
+            for group in item._value:  # each value with its comment and whitespace
+                stack.extend(part for part in (group.value, group.comment) if part is not None)
+
+
+def _make_safe(item: Any) -> None:
+    from tomlkit.items import Item, KeyType, SingleKey, String, StringType, Whitespace
+
+    from planner.fmt import printable
+
+    if isinstance(item, String):
+        if _raw_unsafe(item._original, multiline=item._t.is_multiline()):
+            item._t, item._original = StringType.SLB, _basic(str(item))
+    elif isinstance(item, SingleKey) and _raw_unsafe(item._original, multiline=False):
+        spacing = item._original[len(item._original.rstrip()):]  # before the `=`, as the file had it
+        item.t, item._original = KeyType.Basic, f'"{_basic(item.key)}"{spacing}'
+    if isinstance(item, Item) and not isinstance(item, Whitespace):
+        comment = item.trivia.comment
+        if comment and not comment.isprintable():
+            item.trivia.comment = printable(comment)
+
+
+@cache
+def _unsafe_in_toml() -> re.Pattern[str]:
+    return re.compile(f"[{UNSAFE_CHARS}]")  # compiled when the planner first writes TOML, not when it reads
+
+
+_SHORT_ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def _raw_unsafe(original: str, *, multiline: bool) -> bool:
+    """Whether a string's text as written holds an unsafe character raw (an escape, `\\u202e`, is fine)."""
+    return bool(_unsafe_in_toml().search(original)) or (not multiline and "\n" in original)
+
+
+def _basic(value: str) -> str:
+    """The body of a TOML basic string for `value`: quotes and backslashes escaped, each unsafe character as
+    its short escape (`\\n`) or `\\uXXXX`."""
+    out = []
+    for char in value:
+        if char in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[char])
+        elif 0xD800 <= ord(char) <= 0xDFFF:  # a non-UTF-8 byte of a file name: no TOML escape can hold it
+            out.append("\\ufffd")
+        elif _unsafe_in_toml().match(char):
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return "".join(out)

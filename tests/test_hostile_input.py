@@ -63,16 +63,21 @@ def test_a_huge_number_where_a_quantity_is_read_is_refused_before_any_float_conv
     assert "circuit[0].other_load: number too large" in _one_error(result.err)
 
 
+def _deny_reading(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening `path` fails as it does for a file the user may not read (also when the tests run as root)."""
+    real_open = os.open
+
+    def denied(file: object, *args: object, **kwargs: object) -> int:
+        if Path(str(file)) == path:
+            raise PermissionError(13, "Permission denied")
+        return real_open(file, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", denied)
+
+
 def test_an_unreadable_build_file_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build = _write(tmp_path / "build.toml", example("pass-dual-3090-wrx80.toml").read_text())
-    real_read_text = Path.read_text
-
-    def denied(self: Path, *args: object, **kwargs: object) -> str:
-        if self == build:
-            raise PermissionError(13, "Permission denied")
-        return real_read_text(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Path, "read_text", denied)
+    _deny_reading(build, monkeypatch)
     result = run_cli("check", build)
     assert result.code == 2
     assert _one_error(result.err) == f"planner: {build}: cannot read: Permission denied"
@@ -161,14 +166,7 @@ def test_an_absurd_settings_file_is_one_error_naming_it(settings_file: Path, tex
 
 def test_an_unreadable_settings_file_is_one_clear_error(settings_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _write(settings_file, 'region = "eu"\n')
-    real_read_text = Path.read_text
-
-    def denied(self: Path, *args: object, **kwargs: object) -> str:
-        if self == settings_file:
-            raise PermissionError(13, "Permission denied")
-        return real_read_text(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Path, "read_text", denied)
+    _deny_reading(settings_file, monkeypatch)
     result = run_cli("check", NO_CIRCUIT)
     assert result.code == 2
     assert _one_error(result.err) == f"planner: {NO_CIRCUIT}: {settings_file}: cannot read: Permission denied"

@@ -125,7 +125,8 @@ def test_markdown_and_text_exports_escape_control_characters_and_markdown_cells_
     resolved = build(_part_named(f"RTX{TITLE}|{CONCEAL}\nx"))
     markdown, text = export(resolved, "md"), export(resolved, "text")
     assert _raw(markdown) == [] and _raw(text) == []
-    assert "| RTX\\x1b]0;pwned\\x07\\|\\x1b[8m\\nx |" in markdown
+    # the escapes printable writes, each Markdown markup character backslash-escaped (\\, \], \|, \[)
+    assert "| RTX\\\\x1b\\]0;pwned\\\\x07\\|\\\\x1b\\[8m\\\\nx |" in markdown
     assert "RTX\\x1b]0;pwned\\x07|\\x1b[8m\\nx" in text
 
 

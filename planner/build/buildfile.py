@@ -37,11 +37,8 @@ def label_of(path: Path) -> str:
 
 def _decode(data: bytes, label: str) -> str:
     if len(data) > MAX_BYTES:
-        raise InputError(f"is larger than {MAX_BYTES // 1000} kB; not a build file", file=label)
-    try:
-        return data.decode("utf-8-sig")  # a UTF-8 byte order mark (Windows editors write one) is accepted
-    except UnicodeDecodeError:
-        raise InputError("is not UTF-8 text; expected a TOML build file", file=label) from None
+        raise InputError(f"is larger than {MAX_BYTES // 1000:,} kB; expected a TOML build file", file=label)
+    return tomlfile.decode(data, label, what="a TOML build file")
 
 
 def _read_stdin() -> str:
@@ -53,7 +50,10 @@ def _read_stdin() -> str:
         if stream is None:
             raise InputError("no standard input to read the build from", file="<stdin>")
         buffer = getattr(stream, "buffer", None)
-        raw = buffer.read(MAX_BYTES + 1) if buffer is not None else stream.read(MAX_BYTES + 1).encode("utf-8")
+        try:
+            raw = buffer.read(MAX_BYTES + 1) if buffer is not None else stream.read(MAX_BYTES + 1).encode("utf-8")
+        except (OSError, ValueError) as error:  # closed, or a device that fails the read
+            raise InputError(f"cannot read: {getattr(error, 'strerror', None) or error}", file="<stdin>") from None
         _stdin_text = _decode(raw, "<stdin>")
     return _stdin_text
 
@@ -61,17 +61,7 @@ def _read_stdin() -> str:
 def read_text(path: Path) -> str:
     if str(path) == STDIN:
         return _read_stdin()
-    label = str(path)
-    try:
-        if path.is_dir():
-            raise InputError("is a directory, expected a build file (.toml)", file=label)
-        if path.stat().st_size > MAX_BYTES:
-            raise InputError(f"is larger than {MAX_BYTES // 1000} kB; not a build file", file=label)
-    except FileNotFoundError:
-        raise InputError("no such file", file=label) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", file=label) from None
-    return tomlfile.read_text(path, what="a TOML build file")
+    return tomlfile.read_text(path, what="a TOML build file", cap=MAX_BYTES)
 
 
 def parse_toml(text: str, label: str) -> dict[str, Any]:

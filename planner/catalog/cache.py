@@ -94,7 +94,7 @@ def cache_path(path: Path) -> CacheFile | None:
         import platformdirs
 
         root = platformdirs.user_cache_dir("gpu-rig-planner")
-    source = _digest(path.read_bytes())
+    source = _digest(_bytes(path))
     key = f"{path.absolute()}\0{_models_stamp()}"
     return CacheFile(Path(root) / "catalogs" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json", source, path)
 
@@ -144,7 +144,7 @@ def write(cached: CacheFile, raw: dict[str, Any], valid: dict[str, Any]) -> None
 
     invalid = {part_id: data for part_id, data in raw.items() if part_id not in valid}
     try:
-        if _digest(cached.catalog.read_bytes()) != cached.source:
+        if _digest(_bytes(cached.catalog)) != cached.source:
             return  # the catalog file changed while it was parsed: these tables may be of either version
         cached.path.parent.mkdir(parents=True, exist_ok=True)
         for path, data in ((_raw_path(cached.path), raw),
@@ -157,6 +157,18 @@ def write(cached: CacheFile, raw: dict[str, Any], valid: dict[str, Any]) -> None
         pass
 
 
+def _bytes(path: Path) -> bytes:
+    """A file's bytes through the planner's one bounded reader; OSError when it is no regular file, is too
+    large or cannot be read (the caller then parses the catalog file, which says why, or rebuilds the cache)."""
+    from planner.errors import InputError
+    from planner.fileio import read_bytes
+
+    try:
+        return read_bytes(path)
+    except InputError as problem:
+        raise OSError(str(problem)) from None
+
+
 def _raw_path(cached: Path) -> Path:
     return cached.with_suffix(".raw.json")
 
@@ -165,7 +177,7 @@ def _read(path: Path, source: str) -> dict[str, Any] | None:
     """The JSON object of a cache file written for a catalog file whose bytes digest to `source`; None when
     the file is missing, of another format, written for other bytes, damaged or not an object."""
     try:
-        header_line, _, body = path.read_bytes().partition(b"\n")
+        header_line, _, body = _bytes(path).partition(b"\n")
         header = json.loads(header_line)
         if not (isinstance(header, dict) and header.get("format") == FORMAT and header.get("source") == source
                 and header.get("body") == zlib.crc32(body)):

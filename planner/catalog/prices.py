@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
@@ -162,16 +161,12 @@ def default_path() -> Path:
 def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice]:
     """The prices of one file, by id, validated in shape (not yet against a catalog)."""
     label = label or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such price file", file=label) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read the price file: {error}", file=label) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"not valid TOML: {error}", file=label) from None
+    from planner import tomlfile
+
+    if not path.exists() and not path.is_symlink():
+        raise InputError("no such price file", file=label)
+    text = tomlfile.read_text(path, label=label, what="a TOML price file")
+    data = tomlfile.loads(text, label)
 
     def fail(message: str, *key: str) -> InputError:
         from planner.tomlpos import line_of
@@ -225,7 +220,7 @@ def load_prices(catalog: PricedCatalog, files: Iterable[Path] = (), *, user_file
     prices: dict[str, UserPrice] = {}
     if user_file:
         path = default_path()
-        if path.is_file():
+        if path.exists():  # a FIFO, device or directory there is refused with a sentence, not skipped
             prices.update(read_price_file(path))
     for path in files:
         prices.update(read_price_file(path))

@@ -43,7 +43,9 @@ def override_order(dirs: Iterable[Path], file_name: str, listing: Callable[[Path
     found = []
     for directory in dirs:
         for folder in (directory / "imported", directory):
-            if file_name in listing(folder) and (folder / file_name).is_file():
+            # anything but a directory: a FIFO or a device named like a catalog file is refused when read,
+            # with a sentence naming it, rather than skipped without a word
+            if file_name in listing(folder) and not (folder / file_name).is_dir():
                 found.append(folder / file_name)
     return found
 

@@ -16,6 +16,7 @@ Limits are set per `[[gpu]]` table of the build file (all cards of a table share
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from planner import tomlfile
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks.context import Context, Settings
@@ -161,4 +162,4 @@ def apply_to_toml(text: str, changes: Sequence[Change], note: str) -> str:
             value = tomlkit.item(change.value)
             value.comment(note)
             parent[tokens[-1]] = value
-    return tomlkit.dumps(document)
+    return tomlfile.dumps(document)  # every string and comment escaped as the one TOML writer does

@@ -163,9 +163,9 @@ def _validate(args: argparse.Namespace) -> int:
     errors = [*(e for s in surveys for e in s.refused), *errors]
     unread = [line for s in surveys for line in s.unread]
     for error in errors:
-        print(error, file=sys.stderr)
+        print(printable(str(error)), file=sys.stderr)  # an id or file name is one line: `[id]` forges none
     for line in unread:
-        print(f"warning: {line}", file=sys.stderr)
+        print(f"warning: {printable(line)}", file=sys.stderr)
     read = {kind: [label for s in surveys for label in s.read.get(kind, [])] for kind in KIND_MODELS}
     count = 0
     for kind in KIND_MODELS:
@@ -174,9 +174,9 @@ def _validate(args: argparse.Namespace) -> int:
     print("Files read:" if any(read.values()) else "Files read: none (no file has a catalog file's name)")
     for kind, files in read.items():
         if files:
-            print(f"  {kind}: {', '.join(files)}")
+            print(f"  {kind}: {printable(', '.join(files))}")
     warned = f", {len(unread)} file(s) not read (see the warnings)" if unread else ""
-    print(f"{count} entries checked in {scope}: {len(errors)} problem(s){warned}")
+    print(f"{count} entries checked in {printable(scope)}: {len(errors)} problem(s){warned}")
     if args.stats:
         _print_price_stats(catalog, args.dir)
     return ExitCode.FAIL if errors else ExitCode.OK

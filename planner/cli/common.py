@@ -57,7 +57,9 @@ def apply_market(catalog: Catalog, args: argparse.Namespace) -> None:
 
 def warn_skipped(problem: CatalogError) -> None:
     """A broken file in the per-user catalog directory is skipped; say so once, on stderr."""
-    print(f"planner: warning: {problem}; skipped this file of your catalog directory", file=sys.stderr)
+    from planner.fmt import printable
+
+    print(f"planner: warning: {printable(str(problem))}; skipped this file of your catalog directory", file=sys.stderr)
 
 
 def write_json(data: Any, **options: Any) -> None:
@@ -80,7 +82,9 @@ def rich_stdout() -> bool:
 def console() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False)
+    from planner.cli.terminal import raw
+
+    return Console(highlight=False, file=raw(sys.stdout))  # rich's own escape sequences; its strings are printable
 
 
 def to_stdout(output: Path | None) -> bool:
@@ -98,4 +102,6 @@ def write_output(output: Path | None, text: str, *, force: bool, executable: boo
     from planner.fileio import atomic_write
 
     atomic_write(output, text, force=force, executable=executable)
-    print(f"wrote {output}", file=sys.stderr)
+    from planner.fmt import printable
+
+    print(f"wrote {printable(str(output))}", file=sys.stderr)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
 from planner.cli.common import catalog_from, to_stdout, write_output
 from planner.errors import ExitCode, InputError
+from planner.fmt import printable
 
 #: The starter: the parts of the repository's passing examples (pass-dual-3090-wrx80.toml,
 #: pass-quad-3090-turbo-wrx80.toml), with 2-slot blower cards so that up to four fit the 7-slot board.
@@ -47,7 +49,12 @@ MAX_GPUS = 4  # four 2-slot cards fill the starter board's usable x16 slots (pos
 
 
 def starter(gpus: int, outlet: str, file: str) -> str:
-    return STARTER.format(gpus=gpus, outlet=outlet, file=file)
+    # the file name goes into a comment as a shell word: quoted, and one printable line
+    return STARTER.format(gpus=gpus, outlet=outlet, file=starter_word(file))
+
+
+def starter_word(file: str) -> str:
+    return printable(shlex.quote(file))
 
 
 def run_init(args: argparse.Namespace) -> int:
@@ -66,7 +73,7 @@ def run_init(args: argparse.Namespace) -> int:
     spec, raw = loads(text, name)
     report = check_build(resolve(spec, raw, catalog, label=name, text=text), catalog, Settings())
     write_output(args.file, text, force=args.force)
+    word = starter_word(name) if args.file is not None else "FILE"
     print(f"planner: the starter build checks {report.verdict.upper()}"
-          + ("" if report.verdict == "pass" else f"; `planner check {name if args.file is not None else 'FILE'}` "
-                                                 "says why"), file=sys.stderr)
+          + ("" if report.verdict == "pass" else f"; `planner check {word}` says why"), file=sys.stderr)
     return ExitCode.OK

@@ -9,7 +9,7 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from planner import __version__
 from planner.cli.common import add_market_option
@@ -22,12 +22,23 @@ KIND_ALIASES = {"gpus": "gpu", "gpu-chips": "gpu-chip", "chips": "gpu-chip", "ch
                 "risers": "riser", "outlets": "outlet", "models": "model"}
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose error line is one printable line: it echoes what the user typed ("unrecognized
+    arguments: …", an invalid value), and a newline or control character in that must neither forge a line
+    nor act on the terminal (the stream's escaping, planner/cli/terminal.py, keeps newlines)."""
+
+    def error(self, message: str) -> NoReturn:
+        from planner.fmt import printable
+
+        super().error(printable(message))
+
+
 def _examples(*lines: str) -> str:
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
 def _common() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("--catalog", metavar="DIR", type=Path, action="append", default=[],
                         help="extra catalog directory (repeatable; later ones override earlier ones by id)")
     return common
@@ -450,7 +461,7 @@ MARKET_COMMANDS = ("check", "solve", "recommend", "export", "tco")
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `only`, just that command's subparser (argparse needs only the one that runs,
     and building the others costs a cold `planner check` time it should not pay)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="planner",
         description="Plan multi-GPU deep-learning workstations: will it fit, power up, stay on the breaker "
                     "and stay cool — and what to change when it will not.",
@@ -472,8 +483,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, *, loaded: Callable[[], None] | None = None) -> int:
-    """Run one command; `loaded` is called once its code is imported, before it runs."""
+    """Run one command; `loaded` is called once its code is imported, before it runs. Everything it prints
+    goes through the terminal channel's escaping (planner/cli/terminal.py), argparse's messages included;
+    the TUI draws its own screen."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["tui"]:
+        return _main(argv, loaded)
+    from planner.cli.terminal import escaped
+
+    with escaped():
+        return _main(argv, loaded)
+
+
+def _main(argv: list[str], loaded: Callable[[], None] | None) -> int:
     if not argv:  # bare `planner`: a short usage on stderr, not the whole help
         print(f"usage: planner COMMAND [options]\ncommands: {', '.join(COMMANDS)}\n"
               "`planner --help` describes them; `planner COMMAND --help` one of them", file=sys.stderr)

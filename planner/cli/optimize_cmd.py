@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from typing import TYPE_CHECKING
 
 from planner.checks.findings import Change
 from planner.cli.common import catalog_from, write_json, write_output
 from planner.errors import ExitCode, InputError
+from planner.fmt import printable
 
 if TYPE_CHECKING:
     from planner.build.resolve import ResolvedBuild
@@ -30,14 +32,15 @@ def run_optimize(args: argparse.Namespace) -> int:
     plan = optimize(build, catalog, settings, strict=args.strict)
     what = "errors and warnings" if args.strict else "errors"
     if plan.changes:
-        print(f"planner: {plan.description}", file=sys.stderr)
+        print(f"planner: {printable(plan.description)}", file=sys.stderr)
     else:
         print(f"planner: the power limits are already the highest that clear the power, outlet and thermal "
               f"{what} a power limit can clear; the build is unchanged", file=sys.stderr)
     remaining = still_failing(build, catalog, settings, plan.limits, plan.remaining, strict=args.strict)
     if remaining:
+        word = printable(shlex.quote(str(args.file)))
         print(f"planner: no power limit clears {', '.join(remaining)}: the build still fails with these limits; "
-              f"see `planner check {args.file}`", file=sys.stderr)
+              f"see `planner check {word}`", file=sys.stderr)
     changes = [*plan.changes, Change(path="name", value=optimised_name(build.name, plan.limits))] if plan.changes \
         else []
     text = apply_to_toml(read_text(args.file), changes, f"planner optimize: {percent_text(plan.cost)}")

@@ -10,7 +10,7 @@ from typing import Any
 from planner.build.resolve import ResolvedBuild
 from planner.cli.common import catalog_from, write_json
 from planner.errors import ExitCode
-from planner.fmt import printable
+from planner.fmt import json_printable, printable
 from planner.placement import Placement
 
 
@@ -36,7 +36,9 @@ def run_place(args: argparse.Namespace) -> int:
         lines = pinned(build, placement)
         if lines:
             out.append("To keep this placement, put these in the build file's [[gpu]] tables:")
-            out.extend(f"  {where}: slot = {json.dumps(value, ensure_ascii=False)}" for where, value in lines.items())
+            # TOML the user can paste: every control, C1, bidi and separator character as a \\uXXXX escape
+            out.extend(f"  {where}: slot = {json_printable(json.dumps(value, ensure_ascii=False))}"
+                       for where, value in lines.items())
         if placement.reason:
             out.append(f"Not placed: {placement.reason}.")
         sys.stdout.write(printable("\n".join(out) + "\n", newlines=True))

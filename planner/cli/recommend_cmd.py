@@ -211,7 +211,7 @@ def _write_plot(path: Path, rec: Recommendation, force: bool) -> None:
 
     title = f"Performance per $1,000 vs memory: {rec.model.name if rec.model else rec.workload} ({rec.basis})"
     atomic_write(path, svg_chart(rec.by_value, title), force=force)
-    print(f"wrote {path}", file=sys.stderr)
+    print(f"wrote {printable(str(path))}", file=sys.stderr)
 
 
 def _into(args: argparse.Namespace, chosen: Candidate | None, catalog: Catalog) -> tuple[dict[str, Any], str]:
@@ -262,5 +262,5 @@ def run_tco(args: argparse.Namespace) -> int:
             data["power_from"] = cost.how
         write_json(data)
     else:
-        sys.stdout.write("\n".join(tco_lines(tco, cost)) + "\n")
+        sys.stdout.write("".join(printable(line) + "\n" for line in tco_lines(tco, cost)))
     return ExitCode.OK

@@ -86,7 +86,8 @@ def run_extended(args: argparse.Namespace, catalog: Catalog, request: Request, r
     if tco is not None and machine is not None:
         from planner.cli.render_recommend import tco_lines
 
-        text += "\n" + "\n".join(tco_lines(tco, cost, f"Cloud vs buy for the completed {label(machine.option)}")) + "\n"
+        title = f"Cloud vs buy for the completed {label(machine.option)}"
+        text += "\n" + "".join(printable(line) + "\n" for line in tco_lines(tco, cost, title))
     sys.stdout.write(printable(text, newlines=True))
     if into is not None:
         sys.stdout.write("\n" + printable(into[1], newlines=True))
@@ -195,7 +196,8 @@ def render_extended(args: argparse.Namespace, rec: Recommendation, counts: list[
         if left:
             lines.append(f"Left out when adding: {len(left)} options, e.g. +{label(left[0])}:"
                          f" {left[0].excluded_reason}")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    # each line one line: a newline in a chip's or board's name (a user catalog's) cannot forge one
+    return "\n".join(printable(line) for line in lines).rstrip("\n") + "\n"
 
 
 def _option_table(options: list[tuple[Candidate, str]], decode: bool) -> list[str]:

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import asdict
 from typing import Any
 
-from planner.fmt import num, usd
+from planner.fmt import num, printable, usd
 from planner.recommend import params
 from planner.recommend.decode import ENGINE_LABELS
 from planner.recommend.memory import MemoryNeed
@@ -165,7 +165,9 @@ def render(rec: Recommendation, precision: str, counts: list[int], top: int, tco
     if tco is not None and chosen is not None:
         lines.append("")
         lines.extend(tco_lines(tco, cost, f"Cloud vs buy for {label(chosen)}"))
-    if chart:
+    # each line one line: a newline in a chip's or board's name (a user catalog's) cannot forge one
+    lines = [printable(line) for line in lines]
+    if chart:  # printable line by line already (planner/recommend/plot.py)
         lines.append("")
         lines.append(chart.rstrip("\n"))
     return "\n".join(lines) + "\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -137,8 +138,21 @@ def _footer(rows: list[Row]) -> tuple[str, list[str]]:
     return _dollars(total), notes
 
 
+#: The characters that open Markdown markup inside a line (CommonMark lets any ASCII punctuation be escaped with
+#: a backslash): emphasis, code, links and images (`[`, so `](` and `![` never form), raw HTML and autolinks
+#: (`<`), entities (`&`), headings, table cells, strikethrough.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~&])")
+#: What a forum's Markdown (GFM) turns into a link with no markup at all: `http://…`, `www.…`.
+_MD_AUTOLINK = re.compile(r"(?i)(?<=[a-z])(:)(?=//)|(?<=\bwww)(\.)")
+
+
 def _md(text: str) -> str:
-    return printable(text).replace("|", "\\|")
+    """A user's or the planner's text as Markdown that shows it and does nothing: each markup character
+    backslash-escaped (a link `[x](javascript:…)`, an image `![i](http://…)`, raw HTML `<img onerror=…>`,
+    `*emphasis*` and `|` show as typed) and bare URLs broken (`http\\://`), as BBCode's list shows a tag's
+    brackets as parentheses."""
+    text = _MD_SPECIAL.sub(r"\\\1", printable(text))
+    return _MD_AUTOLINK.sub(lambda match: "\\" + match.group(), text)
 
 
 def to_markdown(build: ResolvedBuild, report: Report | None = None) -> str:
@@ -152,7 +166,7 @@ def to_markdown(build: ResolvedBuild, report: Report | None = None) -> str:
     if verdict:
         lines += [f"> **{_md(verdict[0])}**", *(f"> - {_md(line)}" for line in verdict[1:]), ""]
     lines += ["Type|Item|Price", ":----|:----|:----"]
-    lines += [f"**{kind}** | {_md(item)} | {price}" for kind, item, price in _forum_rows(build, rows)]
+    lines += [f"**{kind}** | {_md(item)} | {_md(price)}" for kind, item, price in _forum_rows(build, rows)]
     lines.append(f" | **Total** | **{total}**")
     lines += [f" | *{_md(note)}* |" for note in notes]
     return "\n".join(lines) + "\n"
@@ -174,7 +188,7 @@ def to_bbcode(build: ResolvedBuild, report: Report | None = None) -> str:
             lines += ["[list]", *(f"[*]{_bb(line)}" for line in verdict[1:]), "[/list]"]
         lines.append("")
     lines += ["[table]", "[tr][th]Type[/th][th]Item[/th][th]Price[/th][/tr]"]
-    lines += [f"[tr][td][b]{kind}[/b][/td][td]{_bb(item)}[/td][td]{price}[/td][/tr]"
+    lines += [f"[tr][td][b]{kind}[/b][/td][td]{_bb(item)}[/td][td]{_bb(price)}[/td][/tr]"
               for kind, item, price in _forum_rows(build, rows)]
     lines += [f"[tr][td][/td][td][b]Total[/b][/td][td][b]{total}[/b][/td][/tr]", "[/table]"]
     lines += [f"[i]{_bb(note)}[/i]" for note in notes]

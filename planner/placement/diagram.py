@@ -1,7 +1,7 @@
 """The slot diagram: the case's expansion-slot positions top to bottom, the board's slot at each, and what
 occupies it — a card (its first position is its slot, the rest its cooler), a riser's plug, or nothing —
 then the cards on vertical/remote mounts, the board's PCIe switches (a slot behind one says "via" it) and
-the GPUs with no mount. Plain text, used by
+the GPUs with no mount. Plain text, every name in it one line (`fmt.printable`), used by
 `planner check --diagram`, `planner place` and the TUI's slot panel.
 
     pos  board slot        card
@@ -14,6 +14,7 @@ the GPUs with no mount. Plain text, used by
 from __future__ import annotations
 
 from planner.build.resolve import ResolvedBuild
+from planner.fmt import printable
 from planner.placement.layout import Layout, SlotSite, layout_of, slot_lanes, uplink_gen
 from planner.placement.mounts import GpuMount, Placement
 
@@ -61,7 +62,9 @@ def slot_diagram(build: ResolvedBuild, placement: Placement) -> str:
         lines.append(f"     no mount: {', '.join(f'GPU{g.index + 1} {g.board.id}' for g in unplaced)}")
         if placement.reason:
             lines.append(f"     {placement.reason}")
-    return "\n".join(lines) + "\n"
+    # each line is one line: a newline or control in a slot, switch or part name is shown as its escape, so it
+    # cannot forge a line of the diagram (or act on the terminal)
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def _occupancy(build: ResolvedBuild, layout: Layout, mount: GpuMount) -> list[tuple[str, int]]:
@@ -86,7 +89,7 @@ def _slot_text(site: SlotSite, used: set[str]) -> str:
     size = "" if site.size == 16 else f" (x{site.size} slot)"
     source = " chipset" if site.source == "chipset" else ""
     switch = f" via {site.switch}" if site.switch else ""
-    return f"{site.name} {wired} G{site.gen}{source}{size}{switch}"
+    return printable(f"{site.name} {wired} G{site.gen}{source}{size}{switch}")
 
 
 def _link(mount: GpuMount) -> str:

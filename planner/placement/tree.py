@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from planner.build.resolve import ResolvedBuild
+from planner.fmt import printable
 from planner.placement import params as placement_params
 from planner.placement.layout import Layout, layout_of, slot_lanes, uplink_gen
 from planner.placement.mounts import Placement
@@ -137,7 +138,8 @@ def render_tree(tree: nx.DiGraph) -> str:
 
     def walk(node: str, depth: int) -> None:
         data = tree.nodes[node]
-        lines.append(f"{'  ' * depth}{'└ ' if depth else ''}{_describe(node, data)}")
+        # a name's newline or control shown as its escape: it cannot forge a line of the tree
+        lines.append(f"{'  ' * depth}{'└ ' if depth else ''}{printable(_describe(node, data))}")
         for child in sorted(tree.successors(node), key=lambda c: (tree.nodes[c].get("position", 0), c)):
             walk(child, depth + 1)
 

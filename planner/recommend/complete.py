@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import tomlkit
 
+from planner import tomlfile
 from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
@@ -279,7 +280,7 @@ def option_text(option: Candidate, mode: str, workload: str, base_text: str | No
             gpus.append(old)
     gpus.append(table)
     doc["gpu"] = gpus
-    return tomlkit.dumps(doc)
+    return tomlfile.dumps(doc)
 
 
 def _complete(option: Candidate, mode: str, catalog: Catalog, workload: str, base_text: str | None,

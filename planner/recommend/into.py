@@ -12,6 +12,7 @@ from typing import Any
 
 import tomlkit
 
+from planner import tomlfile
 from planner.build.buildfile import read_text
 from planner.errors import InputError
 from planner.fileio import atomic_write
@@ -70,7 +71,7 @@ def put_gpus(target: Path, board: str, count: int, *, workload: Workload, base: 
     table.add(tomlkit.nl())
     gpus.append(table)
     doc["gpu"] = gpus
-    atomic_write(target, tomlkit.dumps(doc), force=True)
+    atomic_write(target, tomlfile.dumps(doc), force=True)
     return Written(target, created_from, replaced)
 
 

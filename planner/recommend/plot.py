@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from planner.fmt import printable
 from planner.recommend.rank import Candidate
 
 MARKS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -56,7 +57,8 @@ def text_chart(candidates: Sequence[Candidate], width: int = 56, height: int = 1
     if moved:
         lines.append(f"{'':>{pad}}  (options that share a cell are drawn side by side)")
     for mark, point in zip(MARKS, points, strict=False):
-        lines.append(f"  {mark} {label(point)}: {point.memory_gb:g} GiB, {point.perf_per_dollar:.3f} per $1,000")
+        lines.append(f"  {mark} {printable(label(point))}: {point.memory_gb:g} GiB, "
+                     f"{point.perf_per_dollar:.3f} per $1,000")
     return "\n".join(lines) + "\n"
 
 
@@ -126,8 +128,13 @@ def label_spot(x: float, y: float, placed: list[tuple[float, float]]) -> tuple[f
 
 
 def escape(text: str) -> str:
-    """Text safe inside SVG elements and attributes (xml.sax.saxutils would pull in urllib: ~20 ms)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    """Text safe inside SVG elements and attributes (xml.sax.saxutils would pull in urllib: ~20 ms). XML 1.0
+    forbids most C0 controls even as character references, so every control, C1, bidi and separator
+    character is first shown as its escape (`\\x1b`, `fmt.printable`): the file stays well-formed XML and
+    nothing in it acts on a viewer."""
+    text = printable(text)
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+            .replace("'", "&apos;"))
 
 
 def _span(low: float, high: float) -> tuple[float, float]:

@@ -94,7 +94,9 @@ def to_toml(partial: Partial, raw: dict[str, Any], note: str = "added by planner
 
     document = tomlkit.parse(partial.text)
     _sync(document, raw, note)
-    return tomlkit.dumps(document)
+    from planner import tomlfile
+
+    return tomlfile.dumps(document)  # every string and comment escaped as the one TOML writer does
 
 
 def _sync(node: Any, wanted: dict[str, Any], note: str) -> None:
