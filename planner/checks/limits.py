@@ -154,12 +154,12 @@ def range_tool(maker: str, below: bool) -> str:
 
 
 def alike_tables(build: ResolvedBuild) -> dict[int, list[int]]:
-    """The build's [[gpu]] tables in classes of the same card (board, current limit, riser, PSU), each class by
-    its first table: the limit searches give a class one limit, so sixteen tables of one card search like one
-    table of sixteen (and say one clause, not sixteen)."""
+    """The build's [[gpu]] tables in classes of the same card (board, current limit, PSU pin), each class by its
+    first table: the limit searches give a class one limit, so sixteen tables of one card search like one table
+    of sixteen (and say one clause, not sixteen), whichever of them sit on riser cables."""
     classes: dict[tuple[object, ...], list[int]] = {}
     for gpu in build.gpus:
-        key = (gpu.board.id, gpu.power_limit, gpu.riser.id if gpu.riser is not None else None, gpu.psu)
+        key = (gpu.board.id, gpu.power_limit, gpu.psu)
         tables = classes.setdefault(key, [])
         if gpu.spec_index not in tables:
             tables.append(gpu.spec_index)
