@@ -192,7 +192,7 @@ def _slot_diagram(build: ResolvedBuild, ctx: Context) -> dict[str, Any]:
     tray_y: float = mount_y
     for base, mount in off_row:
         if mount is not None:  # on a riser cable, off the slot row
-            cards.append({**base, "x": CARD_X, "y": tray_y, "h": ROW * 1.4, "mount": _short(mount.mount, 24),
+            cards.append({**base, "x": CARD_X, "y": tray_y, "h": ROW * 1.6, "mount": _short(mount.mount, 24),
                           "link": _link(mount), "state": "ok", "positions": f"from {_short(mount.slot or '?', 18)}"})
             if mount.slot is not None:
                 plug_y = TOP + (layout.slot(mount.slot).position - 1) * ROW
@@ -201,7 +201,7 @@ def _slot_diagram(build: ResolvedBuild, ctx: Context) -> dict[str, Any]:
         else:
             cards.append({**base, "x": CARD_X, "y": tray_y, "h": ROW * 1.4, "mount": "no mount", "link": "",
                           "state": "unplaced", "positions": "no slot left for it"})
-        tray_y += ROW * 1.4 + 8
+        tray_y += (ROW * 1.6 if mount is not None else ROW * 1.4) + 8
     switches = [f"{s.name} ({s.model}): x{s.lanes} link to the {'CPU' if s.source == 'cpu' else 'chipset'}, shared "
                 f"by {', '.join(s.slots)}" for s in layout.switches]
     case = build.case
@@ -250,7 +250,7 @@ def _power_chain(build: ResolvedBuild, ctx: Context) -> dict[str, Any]:
             g = build.gpus[gi]
             over = g.power_limit / g.board.tdp
             node: dict[str, Any] = {"kind": "gpu", "x": COLUMNS[2], "y": load_y, "h": 48, "level": "ok",
-                    "lines": [f"GPU{gi + 1} {_short(g.board.name, 22)}",
+                    "lines": [f"GPU{gi + 1} {_short(g.board.name, 26)}",
                               f"{watts(g.power_limit)} limit · {percent(over)} of stock"],
                     "title": printable(g.board.name)}
             nodes.append(node)
@@ -274,7 +274,7 @@ def _power_chain(build: ResolvedBuild, ctx: Context) -> dict[str, Any]:
         cap = capability(use.part, share.rating).watts[params.PEAK_WINDOW]
         psu: dict[str, Any] = {"kind": "psu", "x": COLUMNS[1], "y": max(center - h / 2, 0), "h": h,
                "level": _level(max(share.fraction, share.peak / cap if cap else 0.0)),
-               "lines": [f"PSU{share.psu + 1} {_short(use.part.name, 22)}",
+               "lines": [f"PSU{share.psu + 1} {_short(use.part.name, 26)}",
                          f"{watts(share.load)} = {percent(share.fraction)} of {watts(share.rating)}",
                          f"peak {watts(share.peak)} = {percent(share.peak / cap)} of {watts(cap)}"],
                  "title": printable(use.part.name), "circuit": use.circuit}
