@@ -7,14 +7,15 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import example, run_cli
 
 from planner.api import check_build, check_file, load_build
-from planner.build.edit import apply
 from planner.build.buildfile import validate
+from planner.build.edit import apply
 from planner.build.resolve import resolve
 from planner.catalog import Catalog
 from planner.report import Report
+
+from conftest import example, run_cli
 
 QUAD_TUF = Path(__file__).parent / "data" / "plan" / "quad-3090-tuf-x670e-rm1000x-15a.toml"
 
