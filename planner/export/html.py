@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks.context import Context, Settings
-from planner.export.formats import _price_tag
+from planner.export.formats import _notes, _price_tag
 from planner.export.share import power_lines, shared_rows, totals, without_paths
 from planner.fmt import gpu_labels, percent, printable, usd, watts
 from planner.physics import params
@@ -114,13 +114,7 @@ def _parts(build: ResolvedBuild) -> dict[str, Any]:
     sums = totals(shared)
     return {"rows": rows, "to_buy": usd_cents(sums.to_buy), "owned": usd_cents(sums.owned),
             "all": usd_cents(sums.all), "unpriced": sums.unpriced,
-            "notes": [printable(without_paths(n)) for n in _price_notes(shared)]}
-
-
-def _price_notes(shared: list[Any]) -> list[str]:
-    from planner.export.formats import _notes
-
-    return _notes([s.row for s in shared])
+            "notes": [printable(without_paths(n)) for n in _notes([s.row for s in shared])]}
 
 
 def usd_cents(value: float) -> str:
