@@ -78,7 +78,7 @@ def test_schema_accepts_plural_kinds_like_catalog_list() -> None:
 
 def test_markdown_export_of_a_failing_build_puts_the_verdict_and_errors_on_top() -> None:
     out = run_cli("export", FAILING, "--format", "md").out
-    head = out.split("Type|Item|Price")[0]
+    head = out.split("| Type | Item | Price |")[0]
     assert "FAIL" in head and "psu.headroom" in head
 
 
@@ -93,7 +93,7 @@ def test_markdown_export_prices_in_dollars_with_a_total_and_the_price_dates() ->
 
 def test_markdown_export_lists_the_memory_the_build_names() -> None:
     memory = [line for line in run_cli("export", FAILING, "--format", "md").out.splitlines()
-              if line.startswith("**Memory** | ")]  # the base system's RAM, as many modules as [extras] names
+              if line.startswith("| **Memory** | ")]  # the base system's RAM, as many modules as [extras] names
     assert len(memory) == 1 and "×8" in memory[0]
 
 

@@ -92,3 +92,30 @@ def _price_from(build: ResolvedBuild, part: Part) -> str | None:
     if origin is None:
         return "catalog"
     return f"price file {origin.detail}" if origin.origin == "price-file" else "build file"
+
+
+def owned_quantities(build: ResolvedBuild) -> dict[tuple[str, str], int]:
+    """How many of each row's parts (by kind and part id, as `parts_list` keys them) the build file marks
+    `owned = true` (`[[gpu]]`/`[[psu]]` tables, or an inline part): bought already, not on the shopping list.
+    The base-system parts (the planner's choice) are never owned."""
+    from planner.build.resolve import is_owned
+
+    owned: dict[tuple[str, str], int] = {}
+
+    def add(kind: str, part: Part) -> None:
+        owned[kind, part.id] = owned.get((kind, part.id), 0) + 1
+
+    for kind in ("case", "motherboard", "cpu"):
+        if is_owned(build.raw.get(kind)):
+            add(kind, getattr(build, kind))
+    for gpu in build.gpus:
+        spec = build.spec.gpu[gpu.spec_index]
+        if spec.owned or is_owned(spec.part):
+            add("gpu", gpu.board)
+        if gpu.riser is not None and is_owned(spec.riser):
+            add("riser", gpu.riser)
+    for psu in build.psus:
+        spec_psu = build.spec.psu[psu.index]
+        if spec_psu.owned or is_owned(spec_psu.part):
+            add("psu", psu.part)
+    return owned

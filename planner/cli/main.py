@@ -136,17 +136,21 @@ def _add_schema(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 def _add_export(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     export = sub.add_parser(
         "export", parents=[common], formatter_class=RAW,
-        help="export a build's parts list (md, bbcode, csv, json, text) or power-limit script (nvidia-smi, systemd)",
+        help="export a build's parts list (md, bbcode, csv, json, text), its report as one HTML page (html) or "
+             "power-limit script (nvidia-smi, systemd)",
         epilog=_examples("planner export build.toml --format md", "planner export build.toml --format bbcode -o -",
+                         "planner export build.toml --format html -o build.html",
                          "planner export build.toml --format csv -o parts.csv",
                          "planner export build.toml --format csv -o parts.csv --force   # replace parts.csv",
                          "planner export build.toml --format nvidia-smi -o set-power-limits.sh",
                          "planner export build.toml --format systemd -o gpu-power-limits.service"))
     export.add_argument("file", type=Path, metavar="FILE", help="build file")
-    export.add_argument("--format", choices=["md", "bbcode", "csv", "json", "text", "nvidia-smi", "systemd"],
+    export.add_argument("--format", choices=["md", "bbcode", "csv", "json", "text", "html", "nvidia-smi", "systemd"],
                         default="md",
-                        help="parts list for a forum (md, bbcode: the verdict on top when the build fails) or a "
-                             "spreadsheet (csv, json, text), or the power limits as a shell script written "
+                        help="parts list for a forum (md, bbcode, text: the verdict on top when the build fails, "
+                             "the estimated power below) or a spreadsheet (csv, json), the whole report as one "
+                             "self-contained HTML page to share (html: slot diagram, power chain, slowdown "
+                             "curves; no script, nothing loaded), or the power limits as a shell script written "
                              "executable (nvidia-smi) or a systemd unit that applies them at boot (systemd); "
                              "default md")
     export.add_argument("-o", "--output", type=Path, metavar="OUT",

@@ -22,12 +22,13 @@ def run_schema(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from planner.api import check_build, load_build
     from planner.checks.context import Settings
-    from planner.export.formats import FORUM, SCRIPT_FORMATS, export
+    from planner.export.formats import FORUM, HTML_FORMAT, SCRIPT_FORMATS, export
     from planner.fmt import printable
 
     catalog = catalog_from(args)
     build = load_build(args.file, catalog, args.region)
-    report = check_build(build, catalog, Settings(region=args.region)) if args.format in (*FORUM, *SCRIPT_FORMATS) \
+    settings = Settings(region=args.region)
+    report = check_build(build, catalog, settings) if args.format in (*FORUM, *SCRIPT_FORMATS, HTML_FORMAT) \
         else None
     script = args.format in SCRIPT_FORMATS
     if script and report is not None and report.verdict == "fail":
@@ -38,6 +39,12 @@ def run_export(args: argparse.Namespace) -> int:
                   "use --force to export them anyway", file=sys.stderr)
             return ExitCode.FAIL
         print(f"planner: WARNING: {what}; exported anyway (--force)", file=sys.stderr)
-    write_output(args.output, export(build, args.format, report), force=args.force,
+    if args.format == HTML_FORMAT and report is not None:
+        from planner.export.html import to_html
+
+        text = to_html(build, report, catalog, settings)
+    else:
+        text = export(build, args.format, report)
+    write_output(args.output, text, force=args.force,
                  executable=args.format == "nvidia-smi")
     return ExitCode.OK

@@ -8,17 +8,20 @@ import io
 import json
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.build.parts_list import Row, parts_list, total_cents
 from planner.build.resolve import ResolvedBuild
 from planner.catalog.prices import dates_text, price_dates, stale_before, stale_line
+from planner.export.share import SharedRow, power_lines, shared_rows, totals, without_path
 from planner.fmt import printable
 
 if TYPE_CHECKING:
     from planner.report import Report
 
 FORMATS = ("md", "bbcode", "csv", "json", "text")
+#: the self-contained HTML report (planner/export/html.py), rendered by the CLI with the build's check
+HTML_FORMAT = "html"
 _HEADER = ["Part", "Kind", "Id", "Quantity", "Unit price (USD)", "Line total (USD)", "Price date", "Price from",
            "Price market", "Stale price"]
 
@@ -47,7 +50,7 @@ def _notes(rows: list[Row]) -> list[str]:
         notes.append(stale + ".")
     if any(r.market == "used" for r in rows):
         notes.append("Used prices are the median of recent sold listings.")
-    notes.extend(f"Your price for {r.part_id}: {r.price_from}." for r in rows if r.user_price)
+    notes.extend(f"Your price for {r.part_id}: {without_path(r.price_from)}." for r in rows if r.user_price)
     return notes
 
 
@@ -88,11 +91,20 @@ def _dollars(value: float) -> str:
     return f"${value:,.2f}"
 
 
-def _forum_rows(build: ResolvedBuild, rows: list[Row]) -> list[tuple[str, str, str]]:
-    """(type, item, price) per part in the order PCPartPicker's lists use, with the memory, storage and
-    cooling the build's [extras] name (counts without a part, so without a price)."""
+class _ForumRow(NamedTuple):
+    kind: str
+    item: str
+    price: str
+    status: str  # to buy, owned, "1 owned, 3 to buy"; empty for an [extras] count
+    yours: bool  # the price is the user's (marked *)
+
+
+def _forum_rows(build: ResolvedBuild, shared: list[SharedRow]) -> list[_ForumRow]:
+    """A row per part in the order PCPartPicker's lists use, with the memory, storage and cooling the build's
+    [extras] name (counts without a part, so without a price)."""
     out = []
-    for r in rows:
+    for s in shared:
+        r = s.row
         item = printable(r.name) + (f" ×{r.quantity}" if r.quantity > 1 else "")
         if r.unit_price is None:
             price = "no price"
@@ -100,17 +112,28 @@ def _forum_rows(build: ResolvedBuild, rows: list[Row]) -> list[tuple[str, str, s
             price = f"{_dollars(r.line_total or 0.0)} ({_dollars(r.unit_price)} each; {_price_tag(r)})"
         else:
             price = f"{_dollars(r.unit_price)} ({_price_tag(r)})"
-        out.append((_KIND_LABEL.get(r.kind, r.kind.title()), item, price + (" *" if r.user_price else "")))
+        out.append(_ForumRow(_KIND_LABEL.get(r.kind, r.kind.title()), item, price, s.mark, r.user_price))
     extras = build.extras
     roles = {item.role for item in build.base}  # the base-system model priced these: no unpriced duplicate
     if extras.ram_modules and "ram" not in roles:
         kind = extras.ram_type.upper().replace("-", " ") if extras.ram_type else "DIMM"
-        out.append(("Memory", f"{extras.ram_modules} × {kind}", "not priced"))
+        out.append(_ForumRow("Memory", f"{extras.ram_modules} × {kind}", "not priced", "", False))
     if extras.drives and "ssd" not in roles:
-        out.append(("Storage", f"{extras.drives} × drive (SSD or HDD)", "not priced"))
+        out.append(_ForumRow("Storage", f"{extras.drives} × drive (SSD or HDD)", "not priced", "", False))
     if extras.fans:
-        out.append(("Case Fan", f"{extras.fans} × case fan", "not priced"))
+        out.append(_ForumRow("Case Fan", f"{extras.fans} × case fan", "not priced", "", False))
     return out
+
+
+def _total_rows(shared: list[SharedRow]) -> list[tuple[str, str]]:
+    """(label, dollars): to buy and owned when the build owns a part, then the total."""
+    sums = totals(shared)
+    rows = [("To buy", _dollars(sums.to_buy)), ("Owned", _dollars(sums.owned))] if sums.owned else []
+    return [*rows, ("Total", _dollars(sums.all))]
+
+
+def _power(build: ResolvedBuild, report: Report | None) -> list[str]:
+    return power_lines(build, report.summary) if report is not None else []
 
 
 def _verdict_lines(report: Report | None) -> list[str]:
@@ -128,14 +151,14 @@ def _verdict_lines(report: Report | None) -> list[str]:
     return lines
 
 
-def _footer(rows: list[Row]) -> tuple[str, list[str]]:
-    total, unknown = _total(rows)
+def _footer(rows: list[Row]) -> list[str]:
+    _, unknown = _total(rows)
     notes = _notes(rows)
     if unknown:
         notes.append(f"{unknown} part(s) have no price and are not in the total.")
     if any(r.user_price for r in rows):
         notes.append("* your price, not the catalog's.")
-    return _dollars(total), notes
+    return notes
 
 
 #: The characters that open Markdown markup inside a line (CommonMark lets any ASCII punctuation be escaped with
@@ -157,18 +180,27 @@ def _md(text: str) -> str:
 
 def to_markdown(build: ResolvedBuild, report: Report | None = None) -> str:
     """A parts list in the Markdown table people paste into forums (PCPartPicker's Reddit list is the model):
-    the verdict and its errors first when the build fails, a row per part, prices as $1,599.00, the total
-    and the price dates."""
-    rows = parts_list(build)
-    total, notes = _footer(rows)
+    the verdict and its errors first when the build fails, a row per part (price with its market and date,
+    owned or to buy), prices as $1,599.00, the totals, the price dates and, with a report, the estimated power.
+    Every table row has the header's four cells, with leading and trailing pipes: GitHub, Discourse and Reddit
+    render it alike."""
+    shared = shared_rows(build)
+    rows = [s.row for s in shared]
     lines = [f"**{_md(build.name)}**", ""]
     verdict = _verdict_lines(report)
     if verdict:
         lines += [f"> **{_md(verdict[0])}**", *(f"> - {_md(line)}" for line in verdict[1:]), ""]
-    lines += ["Type|Item|Price", ":----|:----|:----"]
-    lines += [f"**{kind}** | {_md(item)} | {_md(price)}" for kind, item, price in _forum_rows(build, rows)]
-    lines.append(f" | **Total** | **{total}**")
-    lines += [f" | *{_md(note)}* |" for note in notes]
+    lines += ["| Type | Item | Price | Status |", "| :--- | :--- | :--- | :--- |"]
+    star = " \\*"  # an escaped asterisk: the mark of the user's own price, never emphasis
+    lines += [f"| **{f.kind}** | {_md(f.item)} | {_md(f.price)}{star if f.yours else ''} | {f.status} |"
+              for f in _forum_rows(build, shared)]
+    lines += [f"| | **{label}** | **{dollars}** | |" for label, dollars in _total_rows(shared)]
+    notes = _footer(rows)
+    if notes:
+        lines += ["", *("- " + _md(note) for note in notes)]  # _md escapes the footnote's asterisk
+    power = _power(build, report)
+    if power:
+        lines += ["", "**Power (estimated)**", "", *(f"- {_md(line)}" for line in power)]
     return "\n".join(lines) + "\n"
 
 
@@ -178,8 +210,9 @@ def _bb(text: str) -> str:
 
 def to_bbcode(build: ResolvedBuild, report: Report | None = None) -> str:
     """The same list as BBCode (phpBB, vBulletin and most other forums)."""
-    rows = parts_list(build)
-    total, notes = _footer(rows)
+    shared = shared_rows(build)
+    rows = [s.row for s in shared]
+    notes = _footer(rows)
     lines = [f"[b]{_bb(build.name)}[/b]", ""]
     verdict = _verdict_lines(report)
     if verdict:
@@ -187,11 +220,16 @@ def to_bbcode(build: ResolvedBuild, report: Report | None = None) -> str:
         if len(verdict) > 1:
             lines += ["[list]", *(f"[*]{_bb(line)}" for line in verdict[1:]), "[/list]"]
         lines.append("")
-    lines += ["[table]", "[tr][th]Type[/th][th]Item[/th][th]Price[/th][/tr]"]
-    lines += [f"[tr][td][b]{kind}[/b][/td][td]{_bb(item)}[/td][td]{_bb(price)}[/td][/tr]"
-              for kind, item, price in _forum_rows(build, rows)]
-    lines += [f"[tr][td][/td][td][b]Total[/b][/td][td][b]{total}[/b][/td][/tr]", "[/table]"]
+    lines += ["[table]", "[tr][th]Type[/th][th]Item[/th][th]Price[/th][th]Status[/th][/tr]"]
+    lines += [f"[tr][td][b]{f.kind}[/b][/td][td]{_bb(f.item)}[/td][td]{_bb(f.price)}{' *' if f.yours else ''}[/td]"
+              f"[td]{f.status}[/td][/tr]" for f in _forum_rows(build, shared)]
+    lines += [f"[tr][td][/td][td][b]{label}[/b][/td][td][b]{dollars}[/b][/td][td][/td][/tr]"
+              for label, dollars in _total_rows(shared)]
+    lines.append("[/table]")
     lines += [f"[i]{_bb(note)}[/i]" for note in notes]
+    power = _power(build, report)
+    if power:
+        lines += ["", "[b]Power (estimated)[/b]", "[list]", *(f"[*]{_bb(line)}" for line in power), "[/list]"]
     return "\n".join(lines) + "\n"
 
 
@@ -239,28 +277,43 @@ def to_json(build: ResolvedBuild) -> str:
     }, indent=2) + "\n"
 
 
-def to_text(build: ResolvedBuild) -> str:
-    rows = parts_list(build)
-    total, unknown = _total(rows)
+def to_text(build: ResolvedBuild, report: Report | None = None) -> str:
+    """Plain text: a row per part (owned ones marked), the totals, the price notes and, with a report, the
+    verdict on top and the estimated power."""
+    shared = shared_rows(build)
+    rows = [s.row for s in shared]
+    _, unknown = _total(rows)
     names = [printable(r.name) for r in rows]
     width = max(map(len, names))
     lines = [printable(build.name), ""]
-    for r, name in zip(rows, names, strict=True):
+    verdict = _verdict_lines(report)
+    if verdict:
+        lines += [verdict[0], *(f"  - {line}" for line in verdict[1:]), ""]
+    for s, name in zip(shared, names, strict=True):
+        r = s.row
         price = f"{r.unit_price:>10,.2f}" if r.unit_price is not None else f"{'?':>10}"
         line_total = f"{r.line_total:>11,.2f}" if r.line_total is not None else f"{'?':>11}"
         mark = " *" if r.user_price else ""
+        owned = f"  [{s.mark}]"
         lines.append(f"{r.quantity:>3} × {name:<{width}}  {r.kind:<11} {price} {line_total}  "
-                     f"{r.market or '':<5} {r.price_date or '':<7}{' stale' if r.stale else ''}{mark}".rstrip())
-    lines.append(f"{'Total (USD)':>{width + 29}} {total:>11,.2f}")
+                     f"{r.market or '':<5} {r.price_date or '':<7}{' stale' if r.stale else ''}{mark}{owned}".rstrip())
+    sums = totals(shared)
+    if sums.owned:
+        lines.append(f"{'To buy (USD)':>{width + 29}} {sums.to_buy:>11,.2f}")
+        lines.append(f"{'Owned (USD)':>{width + 29}} {sums.owned:>11,.2f}")
+    lines.append(f"{'Total (USD)':>{width + 29}} {sums.all:>11,.2f}")
     lines.extend(printable(note.replace("Your price for", "* Your price for")) for note in _notes(rows))
     if unknown:
         lines.append(f"{unknown} part(s) without a price are not in the total.")
+    power = _power(build, report)
+    if power:
+        lines += ["", "Power (estimated)", *(f"  {printable(line)}" for line in power)]
     return "\n".join(lines) + "\n"
 
 
-RENDERERS: dict[str, Callable[[ResolvedBuild], str]] = {"csv": to_csv, "json": to_json, "text": to_text}
-#: the lists people paste into forums, with the verdict on top when a check report is given
-FORUM = {"md": to_markdown, "bbcode": to_bbcode}
+RENDERERS: dict[str, Callable[[ResolvedBuild], str]] = {"csv": to_csv, "json": to_json}
+#: the lists people paste into forums, with the verdict on top and the estimated power when a check report is given
+FORUM = {"md": to_markdown, "bbcode": to_bbcode, "text": to_text}
 
 
 #: Power-limit scripts (planner/export/scripts.py), imported only when asked for: they place the GPUs.
