@@ -97,15 +97,14 @@ class Room:
                           key=location(where) if where else None)
 
     def _build_nodes(self) -> None:
-        from planner.errors import CatalogError
+        from planner.errors import PlannerError
 
         spec = self.spec
         for i, c in enumerate(spec.circuit):
             try:
                 outlet = self.catalog.get("outlet", c.outlet)
-            except (CatalogError, KeyError, LookupError):
-                raise self.error(f"unknown outlet id {c.outlet!r} (planner catalog list outlet)",
-                                 ("circuit", i, "outlet")) from None
+            except (PlannerError, KeyError, LookupError) as problem:
+                raise self.error(f"unknown outlet: {problem}", ("circuit", i, "outlet")) from None
             limit = outlet.continuous_limit - c.other_load
             if limit <= 0:
                 raise self.error("its other load takes all of the circuit", ("circuit", i, "other_load"))
@@ -158,6 +157,10 @@ class Room:
             for j, name in enumerate(training.machines):
                 if name not in kinds:
                     raise self.error(f"no machine named {name!r}", ("network", "training", "machines", j))
+            members = {n for n, k in self.instances if n in training.machines
+                       or self.spec.machine[k].name in training.machines}
+            if len(members) < 2:
+                raise self.error("multi-node training needs two machines at least", ("network", "training"))
 
     # -- machines ---------------------------------------------------------------------------------------
 

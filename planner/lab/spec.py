@@ -90,7 +90,8 @@ class CoolingSpec(Record):
 class TrainingSpec(Record):
     """Multi-node data-parallel training: what crosses the network every step."""
 
-    machines: list[str] = Field(min_length=2, description="Machines (kinds or instances) that train together.")
+    machines: list[str] = Field(min_length=1, description="Machines (kinds or instances) that train together: two "
+                                                       "instances at least.")
     params_b: float = Field(gt=0, le=10_000, description="Model size, billions of parameters.")
     step_s: float = Field(gt=0, le=3_600, description="Time of one training step, s.")
     bytes_per_param: float = Field(default=2, gt=0, le=8, description="Gradient bytes per parameter (bf16: 2).")
