@@ -58,6 +58,7 @@ class Room:
 
     def __init__(self, spec: LabFile, text: str, label: str, catalog: Catalog) -> None:
         self.spec, self.text, self.label, self.catalog = spec, text, label, catalog
+        self.spec = spec = self._with_parts(spec)
         self.nodes: list[Node] = []
         self.lines: list[Line] = []
         self.pdu_of_node: dict[int, str] = {}
@@ -91,6 +92,54 @@ class Room:
         if not self.nodes:
             raise self.error("a lab needs at least one [[circuit]] or [[pdu]] to plug its machines into", ())
         self._check_ups_and_network()
+
+    def _part(self, kind: str, part_id: str, where: tuple[str | int, ...]) -> Any:
+        from planner.errors import PlannerError
+
+        try:
+            return self.catalog.get(kind, part_id)
+        except (PlannerError, KeyError, LookupError) as problem:
+            raise self.error(f"unknown {kind}: {problem}", where) from None
+
+    def _with_parts(self, spec: LabFile) -> LabFile:
+        """The lab file with what its catalog parts (PDU, UPS, NIC, switch) give filled in where it is silent."""
+        from planner.lab.spec import BankSpec
+
+        pdus = []
+        for i, p in enumerate(spec.pdu):
+            if p.part is not None:
+                part = self._part("pdu", p.part, ("pdu", i, "part"))
+                update: dict[str, Any] = {}
+                if not p.bank:
+                    update["bank"] = [BankSpec(name=str(j + 1), phase=phase, breaker_a=part.bank_breaker,
+                                               c13=part.bank_c13, c19=part.bank_c19)
+                                      for j, phase in enumerate(part.bank_phases)]
+                if p.phase_limit_a is None:
+                    update["phase_limit_a"] = part.input_current
+                p = p.model_copy(update=update)
+            if not p.bank:
+                raise self.error("a PDU needs its banks ([[pdu.bank]]) or part = a pdus.toml id", ("pdu", i))
+            pdus.append(p)
+        upss = []
+        for i, u in enumerate(spec.ups):
+            if u.part is not None:
+                part = self._part("ups", u.part, ("ups", i, "part"))
+                u = u.model_copy(update={"va": u.va or part.va, "w": u.w or part.w,
+                                         "runtime": u.runtime or part.runtime})
+            if u.va is None or u.w is None or u.runtime is None:
+                raise self.error("a UPS needs va, w and runtime, or part = a ups.toml id", ("ups", i))
+            upss.append(u)
+        machines = []
+        for i, m in enumerate(spec.machine):
+            if m.nic is not None and m.nic_gbps is None:
+                m = m.model_copy(update={"nic_gbps": self._part("nic", m.nic, ("machine", i, "nic")).speed_gbps})
+            machines.append(m)
+        network = spec.network
+        if network.switch is not None:
+            part = self._part("switch", network.switch, ("network", "switch"))
+            network = network.model_copy(update={"switch_gbps": network.switch_gbps or part.speed_gbps,
+                                                 "switch_ports": network.switch_ports or part.ports})
+        return spec.model_copy(update={"pdu": pdus, "ups": upss, "machine": machines, "network": network})
 
     def error(self, text: str, where: tuple[str | int, ...]) -> InputError:
         return InputError(text, file=self.label, line=line_of(self.text, where) if where else None,

@@ -18,6 +18,7 @@ class MachineSpec(Record):
     build: str | dict[str, Any] = Field(description="A build file, relative to the lab file, or an inline build table.")
     count: StrictInt = Field(default=1, ge=1, le=MAX_MACHINES, description="How many alike.")
     nic_gbps: float | None = Field(default=None, gt=0, le=1_600, description="Its fastest NIC port, Gbit/s.")
+    nic: str | None = Field(default=None, description="Its NIC, a nics.toml id (gives nic_gbps).")
     place: Place = Field(default="rack", description="Where it sits: office (with people), closet or rack.")
     power_limit: float | None = Field(default=None, gt=0, le=2_000,
                                       description="Power limit of every GPU of it, W (default: the build's).")
@@ -60,20 +61,22 @@ class PduSpec(Record):
     name: str = Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$", description="Its name.")
     feed: str = Field(description="The [[feed]] it plugs into.")
     model: str | None = Field(default=None, description="Maker and model, for the reader.")
+    part: str | None = Field(default=None, description="A pdus.toml id: its banks and per-line limit.")
     source: str | None = Field(default=None, description="Where its figures come from.")
     phase_limit_a: float | None = Field(default=None, gt=0, le=400,
                                         description="Its nameplate current per line, A (default: the feed's).")
-    bank: list[BankSpec] = Field(min_length=1, max_length=12, description="Its banks.")
+    bank: list[BankSpec] = Field(default=[], max_length=12, description="Its banks (default: the part's).")
 
 
 class UpsSpec(Record):
     name: str = Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$", description="Its name.")
     model: str | None = Field(default=None, description="Maker and model.")
     source: str | None = Field(default=None, description="Where its ratings and runtime table come from.")
-    va: float = Field(gt=0, le=500_000, description="Output rating, VA.")
-    w: float = Field(gt=0, le=500_000, description="Output rating, W (= VA × its power factor).")
-    runtime: list[list[float]] = Field(
-        min_length=1, description="Runtime table from the datasheet: [[load W, minutes], …].")
+    part: str | None = Field(default=None, description="A ups.toml id: its ratings and runtime table.")
+    va: float | None = Field(default=None, gt=0, le=500_000, description="Output rating, VA.")
+    w: float | None = Field(default=None, gt=0, le=500_000, description="Output rating, W (= VA × its power factor).")
+    runtime: list[list[float]] | None = Field(
+        default=None, min_length=1, description="Runtime table from the datasheet: [[load W, minutes], …].")
     shutdown_minutes: float = Field(gt=0, le=600, description="Time the machines need to shut down cleanly, min.")
     feeds: list[str] = Field(min_length=1, description="The PDUs and circuits it feeds.")
 
@@ -100,7 +103,7 @@ class TrainingSpec(Record):
 class NetworkSpec(Record):
     switch_gbps: float | None = Field(default=None, gt=0, le=1_600, description="Switch port speed, Gbit/s.")
     switch_ports: StrictInt | None = Field(default=None, ge=1, le=1_024, description="Switch ports.")
-    switch: str | None = Field(default=None, description="Maker and model.")
+    switch: str | None = Field(default=None, description="A switches.toml id (gives switch_gbps and switch_ports).")
     training: TrainingSpec | None = Field(default=None, description="Multi-node training.")
 
 
