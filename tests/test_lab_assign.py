@@ -44,7 +44,7 @@ def test_branch_and_bound_equals_brute_force(lab: dict) -> None:  # type: ignore
         walls = tuple(watts for _ in nodes)
         at = now if now < len(nodes) else None
         items.append(assign.Item(f"m{k}:1", walls, c20, at, None, f"{watts}:{c20}:{at}" if alike else str(k)))
-    exact = assign.solve(items, nodes, lines)
+    exact = assign.solve(items, nodes, lines, budget_s=None)
     brute = assign.brute_force(items, nodes, lines)
     assert exact.proven
     assert (exact.where is None) == (brute.where is None)

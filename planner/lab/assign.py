@@ -22,6 +22,7 @@ from planner.lab.power import Line, Node, loads
 
 EPS = 1e-9
 MAX_NODES = 400_000  # search nodes before the answer is returned as the best found (not proven)
+BUDGET_S = 0.5  # seconds of search before the same
 
 
 class Item(NamedTuple):
@@ -103,8 +104,13 @@ def brute_force(items: Sequence[Item], nodes: Sequence[Node], lines: Sequence[Li
     return Result(best, best_score, binding(items, nodes, lines, best) if best else None, True)
 
 
-def solve(items: Sequence[Item], nodes: Sequence[Node], lines: Sequence[Line]) -> Result:
-    """The best assignment by branch and bound."""
+def solve(items: Sequence[Item], nodes: Sequence[Node], lines: Sequence[Line],
+          budget_s: float | None = BUDGET_S) -> Result:
+    """The best assignment by branch and bound; after `budget_s` seconds (None: no limit) the best found, with
+    `proven` False."""
+    import time
+
+    deadline = None if budget_s is None else time.perf_counter() + budget_s
     n_items, n_nodes, n_lines = len(items), len(nodes), len(lines)
     order = sorted(range(n_items), key=lambda i: (items[i].fixed is None, -max(items[i].walls), items[i].alike))
     node_w = [0.0] * n_nodes
@@ -116,6 +122,12 @@ def solve(items: Sequence[Item], nodes: Sequence[Node], lines: Sequence[Line]) -
     best_score: Score | None = None
     visited = 0
     proven = True
+    total_limit = sum(node.limit_w for node in nodes)
+    # the least wall draw still to place after the k-th item of the order: no node's utilisation can end below
+    # (placed + still to place) ÷ every node's limit, the average
+    rest = [0.0] * (n_items + 1)
+    for k in range(n_items - 1, -1, -1):
+        rest[k] = rest[k + 1] + min(items[order[k]].walls)
 
     def fits(item: Item, n: int) -> bool:
         node = nodes[n]
@@ -148,8 +160,13 @@ def solve(items: Sequence[Item], nodes: Sequence[Node], lines: Sequence[Line]) -
     def search(k: int, moves: int) -> None:
         nonlocal best, best_score, visited, proven
         visited += 1
-        if visited > MAX_NODES:
+        if visited > MAX_NODES or (deadline is not None and visited % 256 == 0 and time.perf_counter() > deadline):
             proven = False
+            return
+        if not proven:
+            return
+        if best_score is not None and total_limit > 0 and \
+                (sum(node_w) + rest[k]) / total_limit > best_score.util + EPS:
             return
         if k == n_items:
             s = partial(moves)
@@ -171,11 +188,14 @@ def solve(items: Sequence[Item], nodes: Sequence[Node], lines: Sequence[Line]) -
             place(i, n, 1)
             step = moves + (item.now is not None and item.now != n)
             s = partial(step)
+            # ties (the busiest limit is elsewhere) go to the node, then the lines, left with the most room
+            own = node_w[n] / nodes[n].limit_w
+            own_lines = max((abs(phasor[k]) / lines[k].limit_a for k, _ in nodes[n].lines), default=0.0)
             place(i, n, -1)
             if not prunes(s):
-                trials.append((s.util, s.line_util, step, n))
+                trials.append((s.util, s.line_util, step, own_lines, own, n))
         trials.sort()
-        for _, _, step, n in trials:
+        for _, _, step, _, _, n in trials:
             place(i, n, 1)
             s = partial(step)
             if not prunes(s):
@@ -184,6 +204,34 @@ def solve(items: Sequence[Item], nodes: Sequence[Node], lines: Sequence[Line]) -
                 where[i] = -1
             place(i, n, -1)
 
+    # an incumbent first: each PSU, heaviest first, where it leaves the most room (no symmetry rule: the search's
+    # rule that alike PSUs take nodes in order would steer this greedy pass into a corner)
+    greedy_moves = 0
+    for k in range(n_items):
+        i = order[k]
+        item = items[i]
+        choice: tuple[float, float, float, float, int] | None = None
+        for n in [item.fixed] if item.fixed is not None else range(n_nodes):
+            if not fits(item, n):
+                continue
+            place(i, n, 1)
+            s = partial(0)
+            own_lines = max((abs(phasor[j]) / lines[j].limit_a for j, _ in nodes[n].lines), default=0.0)
+            key = (s.util, s.line_util, own_lines, node_w[n] / nodes[n].limit_w, n)
+            place(i, n, -1)
+            if choice is None or key < choice:
+                choice = key
+        if choice is None:
+            break
+        where[i] = choice[-1]
+        place(i, choice[-1], 1)
+        greedy_moves += item.now is not None and item.now != choice[-1]
+    else:
+        best, best_score = list(where), partial(greedy_moves)
+    for i in range(n_items):
+        if where[i] >= 0:
+            place(i, where[i], -1)
+            where[i] = -1
     search(0, 0)
     if best is None:
         return Result(None, None, None, proven)

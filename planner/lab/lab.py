@@ -264,6 +264,9 @@ class Room:
                              f"{len(self.psus)} PSUs", ("pdu",) if self.spec.pdu else ("circuit",))
         notes = [f"{self.psus[i].id} → {self.nodes[result.where[i]].id} (assigned by the planner)"
                  for i in sorted(free)]
+        if not result.proven:
+            notes.append(f"the assignment is the best found in {assign.BUDGET_S:g} s of search, not proven the best "
+                         f"(a worst-fit start, then branch and bound); every limit is still checked on it")
         if result.score is not None and result.score.util > 1:
             notes.append(f"no assignment keeps every limit: the best loads {result.binding} to "
                          f"{result.score.util:.0%} of its limit (the binding limit)")
