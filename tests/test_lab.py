@@ -7,10 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import example, run_cli
 
 from planner.catalog import Catalog
 from planner.lab.report import LabReport, check_lab
+
+from conftest import example, run_cli
 
 QUAD = "real-lambda-quad-3090-1x1600-15a.toml"  # 4× RTX 3090 on one 1600 W PSU (C20 inlet): ~1.6 kW at the wall
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cmath
 import math
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,7 +38,7 @@ labs = st.fixed_dictionaries({
 
 @settings(max_examples=150, deadline=None)
 @given(labs)
-def test_branch_and_bound_equals_brute_force(lab: dict) -> None:  # type: ignore[type-arg]
+def test_branch_and_bound_equals_brute_force(lab: dict[str, Any]) -> None:
     nodes, lines = room(lab["banks"], lab["feed"])
     items = []
     for k, (watts, c20, now, alike) in enumerate(lab["psus"]):
@@ -57,7 +58,7 @@ def test_branch_and_bound_equals_brute_force(lab: dict) -> None:  # type: ignore
 
 
 def test_a_balanced_delta_feed_carries_root_3_times_a_bank() -> None:
-    nodes, lines = room([(0, 20, 0, 2), (1, 20, 0, 2), (2, 20, 0, 2)], 30)
+    nodes, _lines = room([(0, 20, 0, 2), (1, 20, 0, 2), (2, 20, 0, 2)], 30)
     ld = loads(nodes, 3, [2080.0, 2080.0, 2080.0], [0, 1, 2])
     assert all(math.isclose(a, 10 * math.sqrt(3)) for a in ld.line_a)
     assert imbalance(ld.line_a) < 1e-9

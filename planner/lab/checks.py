@@ -8,6 +8,8 @@ warning (the traffic is an estimate, the guide's 50 Gbit/s floor a rule of thumb
 
 from __future__ import annotations
 
+from typing import Any
+
 from planner.api import Change, Finding, Fix
 from planner.lab import assign, params
 from planner.lab.lab import Evaluation, LimitRow, Room, State, cooling_limit, evaluate, training_need
@@ -52,7 +54,8 @@ def apply(room: Room, state: State, changes: list[Change]) -> State:
             where[room.psu_index[path[5:-1]]] = room.node_index[change.value]
         elif path.startswith("machine["):
             name, field = path[8:].split("].")
-            target = {"power_limit": limits, "nic_gbps": nic, "place": places}[field]
+            targets: dict[str, list[Any]] = {"power_limit": limits, "nic_gbps": nic, "place": places}
+            target = targets[field]
             target[kinds[name]] = change.value
         elif path == "network.switch_gbps":
             switch = change.value
@@ -184,9 +187,9 @@ def _ups(room: Room, state: State, row: LimitRow, propose: bool) -> Finding:
         fix = _limit_fix(room, state, code, [u.name], kinds, before)
         if fix is not None:
             fixes.append(fix)
-        fixes.append(Fix(f"a UPS rated for at least {row.load if row.kind != 'ups-runtime' else u.w:,.0f} "
-                         f"{row.unit if row.kind != 'ups-runtime' else 'W'} with {u.shutdown_minutes:g} min at the load, "
-                         "or an external battery pack (not re-checked: no UPS catalog entry chosen)"))
+        need = f"{row.load:,.0f} {row.unit}" if row.kind != "ups-runtime" else f"{u.w or 0:,.0f} W"
+        fixes.append(Fix(f"a UPS rated for at least {need} with {u.shutdown_minutes:g} min at the load, or an "
+                         "external battery pack (not re-checked: no UPS catalog entry chosen)"))
     return Finding(code, "error", message, [u.name], value, limit, row.unit, fixes)
 
 

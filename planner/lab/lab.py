@@ -5,18 +5,17 @@ offered (verified: the finding is gone and no new error appears), as the single-
 
 from __future__ import annotations
 
-import math
-from pathlib import Path
+import itertools
 from typing import Any, NamedTuple
 
-from planner.api import Catalog, Change, Finding, Fix, Report, check_build
+from planner.api import Catalog, Report, check_build
 from planner.errors import InputError
 from planner.lab import assign, load, params
 from planner.lab.power import Line, Node, connection, imbalance, loads
 from planner.lab.spec import LabFile
+from planner.models.parts import Outlet
 from planner.physics.efficiency import wall_draw
 from planner.physics.power import rated_watts
-from planner.report import verdict_of
 from planner.tomlpos import line_of
 from planner.validation import location
 
@@ -42,7 +41,7 @@ class Psu(NamedTuple):
     id: str  # INSTANCE:K (K 1-based)
     machine: str  # instance
     kind: int  # machine index in the lab file
-    index: int  # 0-based among the machine's PSUs
+    number: int  # 0-based among the machine's PSUs
 
 
 class State(NamedTuple):
@@ -151,7 +150,7 @@ class Room:
         spec = self.spec
         for i, c in enumerate(spec.circuit):
             try:
-                outlet = self.catalog.get("outlet", c.outlet)
+                outlet = self.catalog.typed("outlet", c.outlet, Outlet)
             except (PlannerError, KeyError, LookupError) as problem:
                 raise self.error(f"unknown outlet: {problem}", ("circuit", i, "outlet")) from None
             limit = outlet.continuous_limit - c.other_load
@@ -197,7 +196,7 @@ class Room:
             for j, fed in enumerate(u.feeds):
                 if fed not in known:
                     raise self.error(f"no [[pdu]] or [[circuit]] named {fed!r}", ("ups", i, "feeds", j))
-            for j, row in enumerate(u.runtime):
+            for j, row in enumerate(u.runtime or []):
                 if len(row) != 2 or row[0] <= 0 or row[1] <= 0:
                     raise self.error("each runtime row is [load W, minutes], both above 0", ("ups", i, "runtime", j))
         training = self.spec.network.training
@@ -242,11 +241,11 @@ class Room:
         out = []
         for i, p in enumerate(self.psus):
             kc = self.kind_check(p.kind, state.power_limits[p.kind])
-            walls = tuple(self.wall(kc, p.index, node.voltage) for node in self.nodes)
+            walls = tuple(self.wall(kc, p.number, node.voltage) for node in self.nodes)
             fixed = None if free is None or i in free else state.where[i]
             now = state.where[i] if state.where[i] >= 0 else None
-            out.append(assign.Item(p.id, walls, kc.psus[p.index].c20, now, fixed,
-                                   f"{p.kind}:{p.index}:{now}"))
+            out.append(assign.Item(p.id, walls, kc.psus[p.number].c20, now, fixed,
+                                   f"{p.kind}:{p.number}:{now}"))
         return out
 
     def initial(self) -> tuple[State, list[str]]:
@@ -308,7 +307,7 @@ def runtime_minutes(table: list[list[float]], load_w: float) -> float:
     rows = sorted((w, m) for w, m in table)
     if load_w <= rows[0][0]:
         return rows[0][1]
-    for (w0, m0), (w1, m1) in zip(rows, rows[1:], strict=False):
+    for (w0, m0), (w1, m1) in itertools.pairwise(rows):
         if load_w <= w1:
             return m0 + (m1 - m0) * (load_w - w0) / (w1 - w0)
     return 0.0
@@ -345,7 +344,7 @@ def evaluate(room: Room, state: State) -> Evaluation:
     walls = []
     for i, p in enumerate(room.psus):
         kc = room.kind_check(p.kind, state.power_limits[p.kind])
-        walls.append(room.wall(kc, p.index, room.nodes[state.where[i]].voltage))
+        walls.append(room.wall(kc, p.number, room.nodes[state.where[i]].voltage))
     ld = loads(room.nodes, len(room.lines), walls, state.where)
     nodes = tuple(LimitRow(n.id, n.kind, round(w, 1), round(n.limit_w, 1), "W", round(n.limit_w - w, 1))
                   for n, w in zip(room.nodes, ld.node_w, strict=True))
@@ -357,6 +356,7 @@ def evaluate(room: Room, state: State) -> Evaluation:
             feeds.setdefault(line.feed, []).append(a)
     ups_rows = []
     for u in room.spec.ups:
+        assert u.w is not None and u.va is not None and u.runtime is not None  # filled in by Room._with_parts
         w = sum(ld.node_w[i] for i, node in enumerate(room.nodes)
                 if node.id in u.feeds or room.pdu_of_node.get(i) in u.feeds)
         w += sum(c.other_load for c in room.spec.circuit if c.name in u.feeds)

@@ -15,7 +15,7 @@ from planner.report import Report, to_json, verdict_of
 
 class MachineReport(NamedTuple):
     name: str
-    count: int
+    copies: int  # count = … in the lab file
     instances: list[str]
     report: Report
 
@@ -65,7 +65,7 @@ def lab_json(report: LabReport) -> dict[str, Any]:
     findings = to_json(Report("", "", "pass", report.findings, None, None))["findings"]  # type: ignore[arg-type]
     return {
         "file": report.file, "lab": report.lab, "verdict": report.verdict,
-        "machines": [{"name": m.name, "count": m.count, "instances": m.instances, "report": to_json(m.report)}
+        "machines": [{"name": m.name, "count": m.copies, "instances": m.instances, "report": to_json(m.report)}
                      for m in report.machines],
         "findings": findings, "plugs": report.plugs,
         "circuits": [_row(r) for r in report.nodes if r.kind == "circuit"],
@@ -81,8 +81,9 @@ def lab_text(report: LabReport) -> str:
     out.append("machines:")
     for m in report.machines:
         r = m.report
-        out.append(f"  {m.name} ×{m.count}: {r.verdict} ({len(r.findings)} finding{'s' if len(r.findings) != 1 else ''}"
-                   f"; DC {r.summary.dc_load_w:,.0f} W)")
+        plural = "s" if len(r.findings) != 1 else ""
+        out.append(f"  {m.name} ×{m.copies}: {r.verdict} ({len(r.findings)} finding{plural}; "
+                   f"DC {r.summary.dc_load_w:,.0f} W)")
         for f in r.findings:
             if f.severity != "info":
                 out.append(f"    {f.severity}: {f.code}: {f.message}")
