@@ -231,3 +231,17 @@ def test_bad_input_is_one_sentence_and_exit_2(tmp_path: Path, body: str, words: 
     assert len(run.err.strip().splitlines()) == 1
     for word in words:
         assert word in run.err
+
+
+def test_an_inline_build_is_checked_and_its_errors_name_the_lab_file(tmp_path: Path, catalog: Catalog) -> None:
+    build = ('[machine.build]\ncase = "fractal-meshify-2-xl"\nmotherboard = "asus-pro-ws-wrx80e-sage-se"\n'
+             'cpu = "amd-threadripper-pro-5975wx"\n[[machine.build.psu]]\npart = "corsair-ax1600i"\n'
+             '[[machine.build.gpu]]\npart = "gigabyte-rtx-3090-turbo"\ncount = 2\n')
+    path = tmp_path / "lab.toml"
+    path.write_text('[[machine]]\nname = "box"\ncount = 2\n' + build + PDU_1PH, encoding="utf-8")
+    report = check_lab(path, catalog)
+    assert report.machines[0].instances == ["box-1", "box-2"]
+    assert report.machines[0].report.summary.psus[0].load_w
+    path.write_text(path.read_text().replace('part = "gigabyte', 'prt = "gigabyte'), encoding="utf-8")
+    run = run_cli("lab", path)
+    assert run.code == 2 and "lab.toml:11: machine[0].build.gpu[0].prt: unknown key 'prt'" in run.err

@@ -223,7 +223,20 @@ class Room:
         key = (kind, voltage, power_limit)
         if key not in self._checks:
             raw, text, label = self.raw[kind]
-            build = load.lab_build(raw, text, label, self.catalog, voltage, self.spec.region, power_limit)
+            try:
+                build = load.lab_build(raw, text, label, self.catalog, voltage, self.spec.region, power_limit)
+            except InputError as problem:
+                if isinstance(self.spec.machine[kind].build, str) or not problem.key:
+                    raise
+                # an inline build: the key and line in the lab file
+                from planner.build.edit import parse_path
+
+                where = ("machine", kind, "build", *parse_path(problem.key))
+                error = self.error(problem.message, where)
+                inline = [m for m in self.spec.machine if not isinstance(m.build, str)]
+                if len(inline) == 1:  # tomlpos keys the tables under [[machine]] without its index
+                    error.line = line_of(self.text, ("machine", "build", *parse_path(problem.key))) or error.line
+                raise error from None
             report = check_build(build, self.catalog)
             psus = tuple(PsuLoad(p.part.efficiency, s.load_w or 0.0, p.part, p.part.ac_inlet == "c20")
                          for p, s in zip(build.psus, report.summary.psus, strict=True))
