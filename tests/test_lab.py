@@ -245,3 +245,16 @@ def test_an_inline_build_is_checked_and_its_errors_name_the_lab_file(tmp_path: P
     path.write_text(path.read_text().replace('part = "gigabyte', 'prt = "gigabyte'), encoding="utf-8")
     run = run_cli("lab", path)
     assert run.code == 2 and "lab.toml:11: machine[0].build.gpu[0].prt: unknown key 'prt'" in run.err
+
+
+def test_two_workstations_on_one_wall_branch_fail_with_a_move_to_the_free_branch(tmp_path: Path,
+                                                                                 catalog: Catalog) -> None:
+    shutil.copy(example("warn-dual-4090-fe-x670e.toml"), tmp_path / "dual.toml")
+    path = tmp_path / "lab.toml"
+    path.write_text('[[machine]]\nname = "ws"\nbuild = "dual.toml"\ncount = 2\n'
+                    '[[circuit]]\nname = "a"\noutlet = "nema-5-20"\n[[circuit]]\nname = "b"\noutlet = "nema-5-20"\n'
+                    + plugs(("ws-1", "a"), ("ws-2", "a")), encoding="utf-8")
+    report = check_lab(path, catalog)
+    branch = finding(report, "lab.circuit")
+    assert branch.severity == "error" and branch.subject == ["a"] and branch.limit == pytest.approx(1920)
+    assert branch.fixes[0].verified is True and branch.fixes[0].changes[0].value == "b"
