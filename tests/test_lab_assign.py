@@ -75,3 +75,17 @@ def test_when_nothing_fits_the_binding_limit_is_named() -> None:
     items = [assign.Item(f"m{k}:1", (3000.0,), True, None, None, "a") for k in range(2)]
     result = assign.solve(items, nodes, lines)
     assert result.score is not None and result.score.util > 1 and result.binding == "p/0"
+
+
+def test_a_400_v_wye_bank_to_neutral_runs_at_230_v_on_one_line() -> None:
+    voltage, draws = connection("L2-N", 400, True, True)
+    assert math.isclose(voltage, 400 / math.sqrt(3)) and [name for name, _ in draws] == ["L2"]
+
+
+def test_runtime_is_linear_between_the_datasheet_rows() -> None:
+    from planner.lab.lab import runtime_minutes
+
+    table = [[1000.0, 30.0], [2000.0, 14.0], [4000.0, 5.0]]
+    assert runtime_minutes(table, 500) == 30  # below the lightest row: that row's, no more
+    assert math.isclose(runtime_minutes(table, 3000), 9.5)
+    assert runtime_minutes(table, 4500) == 0
