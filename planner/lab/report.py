@@ -102,6 +102,9 @@ def lab_text(report: LabReport) -> str:
     out.append("plugs:")
     for p in report.plugs:
         out.append(f"  {p['psu']:16} → {p['into']:14} {p['wall_w']:>7,.0f} W  ({p['assigned_by']})")
+    for note in report.notes:
+        if "(assigned by the planner)" not in note:  # the plugs above say which the planner placed
+            out.append(f"note: {note}")
     if report.findings:
         out.append("lab findings:")
         for f in report.findings:
