@@ -13,4 +13,8 @@ KIND_FILES: dict[str, str] = {
     "outlet": "outlets.toml",
     "model": "models.toml",
     "base-part": "base-parts.toml",
+    "pdu": "pdus.toml",
+    "ups": "ups.toml",
+    "nic": "nics.toml",
+    "switch": "switches.toml",
 }

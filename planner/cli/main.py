@@ -428,6 +428,21 @@ def _add_diff(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     _prices(diff)
 
 
+def _add_lab(sub: Subparsers, common: argparse.ArgumentParser) -> None:
+    lab = sub.add_parser(
+        "lab", parents=[common], formatter_class=RAW,
+        help="check a lab: machines on shared circuits, PDU banks and phases, UPS, cooling, network",
+        description="Check a lab file: each machine's own report, then every circuit, PDU bank and line within "
+                    "its limit, three-phase balance, the UPS's load and runtime, heat against cooling, the network "
+                    "under multi-node training and noise where people sit; PSUs without a plug are assigned by "
+                    "the planner.\nExit 0: the lab passes (warnings allowed); 1: it fails; 2: bad input.",
+        epilog=_examples("planner lab examples/labs/office-four-dual-4090.toml",
+                         "planner lab lab.toml --format json"))
+    lab.add_argument("file", type=Path, metavar="LAB", help="lab file (.toml)")
+    lab.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    lab.add_argument("--strict", action="store_true", help="warnings make the lab fail (exit 1)")
+
+
 def _add_completion(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     completion = sub.add_parser(
         "completion", formatter_class=RAW,
@@ -452,6 +467,7 @@ COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
     "tco": (_add_tco, "planner.cli.recommend_cmd:run_tco"),
     "init": (_add_init, "planner.cli.init_cmd:run_init"),
     "diff": (_add_diff, "planner.cli.diff_cmd:run_diff"),
+    "lab": (_add_lab, "planner.cli.lab_cmd:run_lab"),
     "completion": (_add_completion, "planner.cli.completion_cmd:run_completion"),
     # the TUI is a face of its own (package tui/): named here, imported only when `planner tui` runs
     "tui": (_add_tui, "tui.cli:run"),

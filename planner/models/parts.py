@@ -481,6 +481,50 @@ class Outlet(Part):
         return self.voltage * self.breaker_current * self.continuous_factor
 
 
+class Pdu(Part):
+    """A rack PDU: its input (feed, phases, current per line) and its banks of outlets, each behind a breaker."""
+
+    input_voltage: Voltage = Field(gt=90, le=480, description="Input voltage, V (line-to-line for three-phase).")
+    phases: Literal[1, 3] = Field(description="Input phases.")
+    wiring: Literal["wye", "delta"] | None = Field(default=None, description="Three-phase: wye or delta.")
+    input_current: Current = Field(gt=0, le=100, description="Nameplate input current per line, A (continuous).")
+    plug: str = Field(min_length=2, description="Input plug (NEMA L6-30P, L21-30P, IEC 60309 …).")
+    bank_phases: list[str] = Field(min_length=1, max_length=12,
+                                   description="Each bank's lines: L1-L2, L2-L3, L3-L1, L1 (wye to neutral) …")
+    bank_breaker: Current = Field(gt=0, le=63, description="Each bank's breaker, A.")
+    bank_c13: int = Field(ge=0, le=48, description="C13 outlets per bank.")
+    bank_c19: int = Field(ge=0, le=48, description="C19 outlets per bank.")
+
+
+class Ups(Part):
+    """A UPS: its output ratings and the maker's runtime table."""
+
+    va: float = Field(gt=0, le=500_000, description="Output rating, VA.")
+    w: float = Field(gt=0, le=500_000, description="Output rating, W.")
+    voltage: Voltage = Field(gt=90, le=480, description="Output voltage, V.")
+    runtime: list[list[float]] = Field(min_length=1, description="Runtime table: [[load W, minutes], …].")
+
+
+class Nic(Part):
+    """A network card."""
+
+    speed_gbps: float = Field(gt=0, le=1_600, description="Speed per port, Gbit/s.")
+    ports: int = Field(ge=1, le=8, description="Ports.")
+    fabric: Literal["ethernet", "infiniband", "both"] = Field(description="Ethernet, InfiniBand or either (VPI).")
+    pcie_gen: int = Field(ge=3, le=6, description="PCIe generation of its host link.")
+    lanes: Literal[4, 8, 16, 32] = Field(description="PCIe lanes of its host link.")
+    power_w: Power | None = Field(default=None, ge=1, le=200, description="Typical power, W.")
+
+
+class Switch(Part):
+    """A network switch."""
+
+    speed_gbps: float = Field(gt=0, le=1_600, description="Speed per port, Gbit/s.")
+    ports: int = Field(ge=1, le=1_024, description="Ports at that speed.")
+    fabric: Literal["ethernet", "infiniband"] = Field(description="Ethernet or InfiniBand.")
+    power_w: Power | None = Field(default=None, ge=1, le=5_000, description="Typical power, W.")
+
+
 BaseRole = Literal["ram", "ssd", "cooler"]
 
 
@@ -546,4 +590,8 @@ KIND_MODELS: dict[str, type[Part]] = {
     "outlet": Outlet,
     "model": WorkloadModel,
     "base-part": BasePart,
+    "pdu": Pdu,
+    "ups": Ups,
+    "nic": Nic,
+    "switch": Switch,
 }
