@@ -22,6 +22,7 @@ from planner.checks.context import Settings
 from planner.checks.findings import Change
 from planner.errors import InputError, PlannerError
 from planner.fileio import atomic_write
+from planner.recommend.inputs import amount, gpu_count, memory_gib
 from planner.report import Report
 from planner.session_tools import (
     EXPORT_SUFFIXES,
@@ -52,9 +53,10 @@ if TYPE_CHECKING:  # the answers' types, for a face's annotations (their modules
 #: The session and what a face does with it (planner/session_tools.py): with planner.api, all a face imports.
 __all__ = [
     "EXPORT_SUFFIXES", "NEW_BUILD", "REQUIRED", "SINGLE_PARTS", "BuildSession", "CheckResult",
-    "PartRow", "PendingCheck", "Tuning", "complete", "export_build", "export_format", "gpu_memory", "key_figures",
-    "open_catalog", "optimise", "part_kind", "part_power", "part_summary", "perf_per_dollar", "power_limit_codes",
-    "recommend_gpus", "save_recovery", "slot_diagram", "tuning", "workload_models",
+    "PartRow", "PendingCheck", "Tuning", "amount", "complete", "export_build", "export_format", "gpu_count",
+    "gpu_memory", "key_figures", "memory_gib", "open_catalog", "optimise", "part_kind", "part_power", "part_summary",
+    "perf_per_dollar", "power_limit_codes", "recommend_gpus", "save_recovery", "slot_diagram", "tuning",
+    "workload_models",
 ]
 
 #: What a build needs before it can be checked, in the order a builder usually picks them.
@@ -396,7 +398,7 @@ def _drop(document: TOMLDocument, key: str) -> str | None:
         if node is not None and _child(node, tokens[end - 1]) is not None:
             del node[tokens[end - 1]]
             if not node and isinstance(node, list) and end >= 2:  # the last entry: the list goes too, as `remove`
-                parent = document
+                parent: Any = document
                 for token in tokens[: end - 2]:
                     parent = _child(parent, token)
                 del parent[tokens[end - 2]]

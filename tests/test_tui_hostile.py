@@ -7,11 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input, Static
 
+from planner.catalog import Catalog
 from tui.app import PlannerApp, make_app
 from tui.screens.dialogs import InvalidBuild
 from tui.screens.wizard import Wizard
 
+from conftest import run_cli
 from helpers import TEST_CATALOG
 
 GPU = 'name = "hostile"\n[[gpu]]\npart = "nvidia-rtx-3090-fe"\n'
@@ -121,3 +124,60 @@ async def test_keys_on_an_empty_or_partial_build_never_fail(tmp_path: Path, text
             await pilot.press(key)
             await pilot.pause()
         assert app.is_running
+
+
+# -- the wizard's inputs ---------------------------------------------------------------------------------
+async def _rank_with(app: PlannerApp, pilot: object, **values: str) -> str:
+    if not isinstance(app.screen, Wizard):
+        await pilot.press("w")  # type: ignore[attr-defined]
+        await pilot.pause()  # type: ignore[attr-defined]
+    wizard = app.screen
+    assert isinstance(wizard, Wizard)
+    for name, value in values.items():
+        wizard.query_one(f"#{name}", Input).value = value
+    await pilot.press("ctrl+r")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    return str(wizard.query_one("#need", Static).render())
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("values", "said"), [
+    ({"count": "9" * 400}, "GPU count: must be between 1 and 16"),
+    ({"count": "0"}, "GPU count: must be between 1 and 16"),
+    ({"count": "17"}, "GPU count: must be between 1 and 16"),
+    ({"count": "-1"}, "GPU count: must be between 1 and 16"),
+    ({"count": "9" * 5000}, "GPU count: expected a whole number"),
+    ({"memory": "1e999"}, "Memory need: expected a size between 0 and 100,000 GiB"),
+    ({"memory": "100001"}, "Memory need: expected a size between 0 and 100,000 GiB"),
+    ({"memory": "9" * 400}, "Memory need: expected a size between 0 and 100,000 GiB"),
+    ({"memory": "nan"}, "Memory need: expected"),
+    ({"memory": "-1"}, "Memory need: expected"),
+    ({"budget": "1e999"}, "Budget: expected a price"),
+    ({"budget": "-1"}, "Budget: cannot be negative"),
+    ({"budget": "nan"}, "Budget: expected a price"),
+])
+async def test_the_wizard_refuses_numbers_the_cli_refuses(catalog: Catalog, values: dict[str, str],
+                                                         said: str) -> None:
+    app = make_app(None, catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        need = await _rank_with(app, pilot, **values)
+        assert said in need and "inf" not in need.split(":", 1)[1], need
+        assert isinstance(app.screen, Wizard) and not app.screen.rows  # nothing ranked
+
+
+@pytest.mark.asyncio
+async def test_the_wizard_takes_numbers_at_the_cli_limits(catalog: Catalog) -> None:
+    app = make_app(None, catalog)
+    async with app.run_test(size=(100, 34)) as pilot:
+        need = await _rank_with(app, pilot, memory="100000", count="16", budget="0")
+        assert need.startswith("Memory need: 100000.0 GiB") or "100000" in need, need
+        need = await _rank_with(app, pilot, memory="48", count="2", budget="")
+        assert "Memory need" in need and isinstance(app.screen, Wizard) and app.screen.rows
+
+
+@pytest.mark.parametrize(("option", "value"), [("--gpus", "0"), ("--gpus", "17"), ("--memory", "1e999"),
+                                               ("--memory", "100001"), ("--budget", "1e999"), ("--budget", "-1")])
+def test_the_cli_refuses_the_numbers_the_wizard_refuses(option: str, value: str) -> None:
+    """One definition (planner/recommend/inputs.py) for both faces: the same values refused, in one sentence."""
+    run = run_cli("recommend", "--workload", "llm-inference", f"{option}={value}")
+    assert run.code == 2 and "Traceback" not in run.err and option in run.err

@@ -3,7 +3,8 @@ with the reason for every exclusion → the chosen GPUs go into the build."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from textual import events
 from textual.app import ComposeResult
@@ -13,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from planner.api import PlannerError
-from planner.session import recommend_gpus, workload_models
+from planner.session import amount, gpu_count, memory_gib, recommend_gpus, workload_models
 from tui.text import plain
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
 #: Weight formats (planner/recommend/formats.py): GGUF, 16-bit, FP8, bitsandbytes, AWQ/GPTQ; int8/int4 = q8_0/q4_0.
 PRECISIONS = ["fp16", "bf16", "fp8", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "nf4", "awq", "gptq", "int8", "int4"]
+T = TypeVar("T")
 CATEGORY = {"llm-inference": "llm", "llm-finetune": "llm", "llm-train": "llm", "image-generation": "diffusion",
             "vision-train": "vision"}
 
@@ -117,29 +119,28 @@ class Wizard(ModalScreen[Choice | None]):
 
     def action_rank(self) -> None:
         model = self.query_one("#model", Select).value
-        memory = _number(self.query_one("#memory", Input).value)
-        budget = _number(self.query_one("#budget", Input).value)
-        count = _number(self.query_one("#count", Input).value)
         precision = self.query_one("#precision", Select).value
-        try:
+        try:  # each as `planner recommend` takes --memory, --budget and --gpus (planner/recommend/inputs.py)
+            memory = _read("memory", "Memory need", memory_gib, self.query_one("#memory", Input).value)
+            budget = _read("budget", "Budget", amount, self.query_one("#budget", Input).value)
+            count = _read("count", "GPU count", gpu_count, self.query_one("#count", Input).value)
             result = recommend_gpus(self.catalog, self.workload, model=model if isinstance(model, str) else None,
-                                    memory=memory, precision=str(precision), budget=budget,
-                                    count=int(count) if count else None)
+                                    memory=memory, precision=str(precision), budget=budget, count=count)
         except (PlannerError, ValueError) as error:
             self.query_one("#need", Static).update(plain(error, "red"))
             return
         need = result.need
         fmt = f" ({need.precision})" if need.precision else ""
         if need.floor is not None:
-            amount = f"{need.floor:g} GiB per card{fmt}"
+            size = f"{need.floor:g} GiB per card{fmt}"
         else:
             split = f"; {need.per_gpu(2):.1f} GiB per card on 2, {need.per_gpu(4):.1f} on 4" if any(
                 c.split for c in need.components) else " on every card"
-            amount = f"{need.total:.1f} GiB on one card{fmt}{split}"
+            size = f"{need.total:.1f} GiB on one card{fmt}{split}"
         self.query_one("#need", Static).update(plain(
-            f"Memory need: {amount}. Speed, tok/s: {result.basis}; Speed is relative to one H100 SXM."
+            f"Memory need: {size}. Speed, tok/s: {result.basis}; Speed is relative to one H100 SXM."
             if result.workload == "llm-inference" else
-            f"Memory need: {amount}. Speed: {result.basis}, relative to one H100 SXM."))
+            f"Memory need: {size}. Speed: {result.basis}, relative to one H100 SXM."))
         table = self.query_one("#ranked", DataTable)
         table.clear()
         self.rows = {}
@@ -199,9 +200,11 @@ class Wizard(ModalScreen[Choice | None]):
         self.dismiss(None)
 
 
-def _number(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
+def _read(field: str, name: str, read: Callable[[str], T], text: str) -> T | None:
+    """A field's value read as the CLI reads its option (None when left empty); ValueError naming the field."""
+    if not text.strip():
         return None
-    return value if value > 0 else None
+    try:
+        return read(text)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
