@@ -1,21 +1,25 @@
 """Issue 26, the TUI's crash classes, one regression test each: a build file whose values have the wrong
-shape (opened, then edited with a key), absurd numbers typed into the recommendation wizard, and the command
-palette closed or squeezed while it searches. The random storms over all of these are tests/test_tui_fuzz.py."""
+shape (opened, then edited with a key), absurd numbers typed into the recommendation wizard, the command
+palette's search going on after its list is gone, and a dialog answered twice before it closes (found by the
+fuzz harness). The random storms over all of these are tests/test_tui_fuzz.py."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Static
+from textual.command import CommandList, CommandPalette
+from textual.widgets import Button, Input, Static
 
 from planner.catalog import Catalog
-from tui.app import PlannerApp, make_app
-from tui.screens.dialogs import InvalidBuild
+from tui.app import BuildScreen, PlannerApp, make_app
+from tui.screens.dialogs import InvalidBuild, QuitDialog
 from tui.screens.wizard import Wizard
+from tui.widgets.findings import FindingsPanel
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 from helpers import TEST_CATALOG
+from tui_fuzzing import storm
 
 GPU = 'name = "hostile"\n[[gpu]]\npart = "nvidia-rtx-3090-fe"\n'
 #: Build files that parse as TOML but whose values have the wrong shape; each names the key it gets wrong.
@@ -181,3 +185,70 @@ def test_the_cli_refuses_the_numbers_the_wizard_refuses(option: str, value: str)
     """One definition (planner/recommend/inputs.py) for both faces: the same values refused, in one sentence."""
     run = run_cli("recommend", "--workload", "llm-inference", f"{option}={value}")
     assert run.code == 2 and "Traceback" not in run.err and option in run.err
+
+
+# -- under a key storm -----------------------------------------------------------------------------------
+BUILD = ROOT / "tests" / "data" / "tui-build.toml"
+
+
+@pytest.mark.asyncio
+async def test_the_palettes_search_stops_quietly_when_its_list_is_gone() -> None:
+    """ctrl+p, typing and a resize to 12×4 under a key storm once ended the app: a search (a worker per key
+    typed) went on after the palette's list was gone and failed on it: `WorkerFailed: NoMatches('CommandList')`.
+    Here the list is taken away, then a search starts, as happened in the storm."""
+    app = make_app(BUILD, TEST_CATALOG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        await palette.query_one(CommandList).remove()
+        palette._gather_commands("add")
+        await pilot.pause(0.3)
+        assert app.is_running
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, BuildScreen)
+
+
+@pytest.mark.asyncio
+async def test_the_palette_under_a_storm_of_typing_resizing_and_closing() -> None:
+    app = make_app(BUILD, TEST_CATALOG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for keys in (["ctrl+p", "a", "d", "escape"], ["ctrl+p", "s", "a", "v", "enter"], ["ctrl+p", "o", "p"]):
+            await storm(app, pilot, keys)
+            await pilot.resize_terminal(12, 4)
+            await storm(app, pilot, ["x", "escape", "escape"])
+            await pilot.resize_terminal(80, 24)
+        assert app.is_running
+
+
+@pytest.mark.asyncio
+async def test_a_dialog_answered_twice_before_it_closes_takes_the_first_answer() -> None:
+    """Two button presses queued on the quit dialog (enter on a button, then a key): the second dismissed the
+    screen under it too, and the app ended on a ScreenStackError (InvalidStateError on other dialogs)."""
+    app = make_app(BUILD, TEST_CATALOG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("plus", "q")
+        dialog = app.screen
+        assert isinstance(dialog, QuitDialog)
+        for answer in ("stay", "quit"):
+            dialog.post_message(Button.Pressed(dialog.query_one(f"#{answer}", Button)))
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, BuildScreen)  # stayed: the first answer
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(10, 4), (12, 4), (80, 5)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("where", ["findings", "palette"])
+async def test_page_keys_on_a_list_with_no_room_on_screen(where: str, size: tuple[int, int]) -> None:
+    """Found by the fuzz harness: page up or down in the findings panel or the palette's list, on a terminal too
+    small to show a line of it, raised KeyError out of Textual's OptionList."""
+    app = make_app(BUILD, TEST_CATALOG)
+    async with app.run_test(size=size) as pilot:
+        if where == "findings":
+            app.query_one(FindingsPanel).focus()
+        else:
+            await pilot.press("ctrl+p", "a")
+        await pilot.press("pagedown", "pageup", "pagedown")
+        await pilot.pause()
+        assert app.is_running

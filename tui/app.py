@@ -22,6 +22,7 @@ from planner.api import Catalog, InputError, PlannerError, printable
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult, part_kind
 from tui.screens.complete import CompleteBuild
 from tui.screens.dialogs import AskPath, Confirm, InvalidBuild, QuitDialog, ShowError
+from tui.screens.modal import Palette
 from tui.screens.picker import CatalogPicker, Picked
 from tui.screens.tuner import Tuner
 from tui.screens.wizard import Choice, Wizard
@@ -151,6 +152,11 @@ class PlannerApp(App[None]):
         yield SystemCommand("Open", "Open another build file", self.action_open)
         yield SystemCommand("Export", "The parts list (Markdown, CSV, JSON, text) or the power limits "
                             "(nvidia-smi script, systemd unit)", self.action_export)
+
+    def action_command_palette(self) -> None:
+        """ctrl+p: the command palette, whose search survives it closing under it (tui/screens/modal.py)."""
+        if self.use_command_palette and not Palette.is_open(self):  # type: ignore[arg-type]
+            self.push_screen(Palette(id="--command-palette"))
 
     def _selected(self) -> str | None:
         return self.query_one(PartsList).selected_path

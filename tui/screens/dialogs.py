@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
+from tui.screens.modal import Modal
 from tui.text import plain
 
 _CSS = """
@@ -20,7 +20,7 @@ _CSS = """
 """
 
 
-class Confirm(ModalScreen[bool]):
+class Confirm(Modal[bool]):
     """A yes/no question; returns True for yes."""
 
     DEFAULT_CSS = _CSS.format(name="Confirm")
@@ -44,7 +44,7 @@ class Confirm(ModalScreen[bool]):
         self.dismiss(answer)
 
 
-class QuitDialog(ModalScreen[str]):
+class QuitDialog(Modal[str]):
     """Unsaved changes on quitting: returns "save" (save, then quit), "quit" (without saving) or "stay"."""
 
     DEFAULT_CSS = _CSS.format(name="QuitDialog")
@@ -66,7 +66,7 @@ class QuitDialog(ModalScreen[str]):
         self.dismiss(answer)
 
 
-class AskPath(ModalScreen[str | None]):
+class AskPath(Modal[str | None]):
     """Asks for a file name; returns it, or None when cancelled."""
 
     DEFAULT_CSS = _CSS.format(name="AskPath")
@@ -91,7 +91,7 @@ class AskPath(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ShowError(ModalScreen[None]):
+class ShowError(Modal[None]):
     """An error the user must read (a file that fails to load); the app keeps running."""
 
     DEFAULT_CSS = _CSS.format(name="ShowError")
@@ -114,7 +114,7 @@ class ShowError(ModalScreen[None]):
         self.dismiss(None)
 
 
-class InvalidBuild(ModalScreen[str]):
+class InvalidBuild(Modal[str]):
     """A build file that parses but has a value of the wrong shape (`gpu = 1`, `count = "two"`): its error,
     and the choice to fix it (take the value the error names out: "fix"), to close it ("close") or to look at
     it as it is ("look"; the edits wait until it is fixed)."""

@@ -9,10 +9,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Select, Static
 
 from planner.session import gpu_memory, key_figures, part_power, part_summary, perf_per_dollar
+from tui.screens.modal import Modal
 from tui.text import plain
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class Picked(NamedTuple):
     part_id: str
 
 
-class CatalogPicker(ModalScreen[Picked | None]):
+class CatalogPicker(Modal[Picked | None]):
     """Returns the chosen part (None when cancelled)."""
 
     DEFAULT_CSS = """

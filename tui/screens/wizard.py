@@ -10,11 +10,11 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from planner.api import PlannerError
 from planner.session import amount, gpu_count, memory_gib, recommend_gpus, workload_models
+from tui.screens.modal import Modal
 from tui.text import plain
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class Option(NamedTuple):
     name: str
 
 
-class Wizard(ModalScreen[Choice | None]):
+class Wizard(Modal[Choice | None]):
     DEFAULT_CSS = """
     Wizard { align: center middle; }
     Wizard > Vertical { width: 96%; height: 94%; border: thick $primary; background: $surface; padding: 0 1; }
