@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandList, CommandPalette
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, DataTable, Input, Static
 
 from planner.catalog import Catalog
 from tui.app import BuildScreen, PlannerApp, make_app
-from tui.screens.dialogs import InvalidBuild, QuitDialog
+from tui.screens.dialogs import InvalidBuild, QuitDialog, ShowError
+from tui.screens.picker import CatalogPicker
 from tui.screens.wizard import Wizard
 from tui.widgets.findings import FindingsPanel
 
@@ -252,3 +253,55 @@ async def test_page_keys_on_a_list_with_no_room_on_screen(where: str, size: tupl
         await pilot.press("pagedown", "pageup", "pagedown")
         await pilot.pause()
         assert app.is_running
+
+
+@pytest.mark.asyncio
+async def test_ctrl_p_with_a_palette_under_a_dialog_opens_no_second_palette() -> None:
+    """Found by the fuzz harness (session 2612:40): a dialog over the open palette, then ctrl+p again: a second
+    palette with the same id ended the app (DuplicateIds)."""
+    app = make_app(BUILD, TEST_CATALOG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        app.push_screen(ShowError("a dialog over the palette"))
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.is_running and sum(isinstance(s, CommandPalette) for s in app.screen_stack) == 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("key", ["ctrl+o", "export", "save-as"])
+async def test_a_file_name_with_a_nul_is_refused_in_one_sentence(tmp_path: Path, key: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the fuzz harness (session 2612:570): a NUL pasted into a file name ended the app (ValueError)."""
+    monkeypatch.chdir(tmp_path)
+    app = make_app(ROOT / "examples" / "builds" / "pass-dual-3090-wrx80.toml")
+    async with app.run_test(size=(100, 30)) as pilot:
+        if key == "ctrl+o":
+            await pilot.press("ctrl+o")
+        elif key == "export":
+            app.action_export()
+        else:
+            app.action_save_as()
+        await pilot.pause()
+        app.screen.query_one(Input).value = "parts\x00.md"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ShowError) and "cannot hold a NUL character" in app.screen.message
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.asyncio
+async def test_a_row_event_from_a_table_since_cleared_is_ignored() -> None:
+    """Found by the fuzz harness (session 2612:573): the picker got a row event whose row had gone with a
+    search typed meanwhile (AttributeError)."""
+    app = make_app(BUILD, TEST_CATALOG)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("a")
+        picker = app.screen
+        assert isinstance(picker, CatalogPicker)
+        table = picker.query_one(DataTable)
+        picker.post_message(DataTable.RowHighlighted(table, 0, None))  # type: ignore[arg-type]
+        picker.post_message(DataTable.RowSelected(table, 0, None))  # type: ignore[arg-type]
+        await pilot.pause()
+        assert app.is_running and app.screen is picker

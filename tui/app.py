@@ -11,6 +11,7 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.reactive import Reactive
@@ -155,7 +156,8 @@ class PlannerApp(App[None]):
 
     def action_command_palette(self) -> None:
         """ctrl+p: the command palette, whose search survives it closing under it (tui/screens/modal.py)."""
-        if self.use_command_palette and not Palette.is_open(self):  # type: ignore[arg-type]
+        # one palette: none while one is open, on top or under a dialog a command or a file opened over it
+        if self.use_command_palette and not any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
             self.push_screen(Palette(id="--command-palette"))
 
     def _selected(self) -> str | None:
@@ -347,11 +349,23 @@ class PlannerApp(App[None]):
             return
         self._save(self.session.path, then_quit)
 
+    def _file_name(self, name: str | None, doing: str) -> Path | None:
+        """The file a name typed into a dialog names (`~` expanded); None, and why, when no file can have it."""
+        if not name:
+            return None
+        if "\x00" in name:  # the system refuses it in any file name (Python raises ValueError)
+            self.push_screen(ShowError(f"Not {doing}: a file name cannot hold a NUL character: {name!r}"))
+            return None
+        try:
+            return Path(name).expanduser()
+        except RuntimeError:  # `~someone` who has no home directory here: the name as typed
+            return Path(name)
+
     def action_save_as(self, then_quit: bool = False) -> None:
         def chosen(name: str | None) -> None:
-            if not name:
+            path = self._file_name(name, "saved")
+            if path is None:
                 return
-            path = Path(name).expanduser()
             if os.path.lexists(path) and path != self.session.path:  # another file: never replaced unasked
                 self.push_screen(Confirm(f"{path} already exists. Replace it?", "Replace", "Cancel"),
                                  lambda replace: self._save(path, then_quit) if replace else None)
@@ -374,8 +388,9 @@ class PlannerApp(App[None]):
 
     def action_open(self) -> None:
         def chosen(name: str | None) -> None:
-            if name:
-                self.open_file(Path(name).expanduser())
+            path = self._file_name(name, "opened")
+            if path is not None:
+                self.open_file(path)
 
         def ask(discard: bool | None) -> None:
             if discard:
@@ -405,15 +420,15 @@ class PlannerApp(App[None]):
 
     def action_export(self) -> None:
         def chosen(name: str | None) -> None:
-            if not name:
+            path = self._file_name(name, "exported")
+            if path is None:
                 return
-            path = Path(name).expanduser()
             if self.result is None or self.result.build is None:
                 self.push_screen(ShowError("Complete the build before exporting its parts list."))
                 return
             try:
                 self.session.export(path, self.result.build)
-            except PlannerError as error:
+            except (PlannerError, OSError) as error:
                 self.push_screen(ShowError(f"Not exported: {error}"))
                 return
             self.notify(f"Exported {path}")

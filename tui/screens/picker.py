@@ -90,6 +90,8 @@ class CatalogPicker(Modal[Picked | None]):
         self.refresh_results()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key is None:  # from a table since cleared (a storm of keys in the search)
+            return
         part = self.parts.get(str(event.row_key.value))
         if part is not None:
             origin = self.catalog.origin(self.kind, part.id)
@@ -98,7 +100,8 @@ class CatalogPicker(Modal[Picked | None]):
             self.query_one("#details", Static).update(Text("\n").join(plain(line) for line in lines))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.dismiss(Picked(self.kind, str(event.row_key.value)))
+        if event.row_key is not None:
+            self.dismiss(Picked(self.kind, str(event.row_key.value)))
 
     def refresh_results(self) -> None:
         words, filters = _filters(self.query_one("#search", Input).value)

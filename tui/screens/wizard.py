@@ -167,7 +167,7 @@ class Wizard(Modal[Choice | None]):
             table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        option = self.rows.get(str(event.row_key.value))
+        option = self.rows.get(str(event.row_key.value)) if event.row_key is not None else None
         if option is None:
             return
         if option.board is None:  # say why here; the wizard and its inputs stay
