@@ -305,3 +305,16 @@ async def test_a_row_event_from_a_table_since_cleared_is_ignored() -> None:
         picker.post_message(DataTable.RowSelected(table, 0, None))  # type: ignore[arg-type]
         await pilot.pause()
         assert app.is_running and app.screen is picker
+
+
+@pytest.mark.asyncio
+async def test_ctrl_p_right_after_the_palette_closed_opens_a_new_one() -> None:
+    """Found by the fuzz harness (session 2612:1083): the palette closed, then ctrl+p before it had left the
+    screen: two palettes with the same id ended the app (DuplicateIds)."""
+    app = make_app(BUILD, TEST_CATALOG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        app.screen.dismiss()
+        app.action_command_palette()
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, CommandPalette)

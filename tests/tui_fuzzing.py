@@ -87,7 +87,7 @@ HOSTILE_FILES = {
     "workload-int": "workload = 5\n" + GPU, "workload-unknown": 'workload = "mining"\n' + GPU,
     "name-table": "[name]\nx = 1\n", "name-hostile": 'name = "\\u001b[2J\\u202e[bold]x"\n' + GPU,
     "deep": "x = " + "[" * 40 + "]" * 40 + "\n", "huge-int": "ambient = 1" + "0" * 400 + "\n",
-    "not-toml": "case = = 3\n", "not-utf8": "name = \"\xff\"\n", "nul": 'name = "a"\x00\n',
+    "not-toml": "case = = 3\n", "not-utf8": "name = \"\udcff\"\n", "nul": 'name = "a"\x00\n',
 }
 #: Values put in place of one value of a real build.
 HOSTILE_VALUES = ["1", "[1]", '"x"', '"two"', "[]", "{}", "nan", "inf", "-1", "0", "1e308", "9" * 30, '""',
@@ -259,10 +259,14 @@ async def _paste(app: PlannerApp, pilot: Pilot[None], rng: random.Random) -> Non
 
 
 async def fuzz(seed: int | str, sessions: int, catalog: Catalog, workdir: Path, *, first: int = 0, steps: int = 40,
-               timeout: float = 120.0, progress: bool = False) -> Counts:
-    """`sessions` sessions of `seed` (from session `first`), each in its own scratch directory under `workdir`."""
+               timeout: float = 120.0, progress: bool = False, minutes: float | None = None) -> Counts:
+    """`sessions` sessions of `seed` (from session `first`), each in its own scratch directory under `workdir`;
+    with `minutes`, no session starts after that long."""
     counts = Counts()
+    stop = time.monotonic() + minutes * 60 if minutes is not None else None
     for index in range(first, first + sessions):
+        if stop is not None and time.monotonic() > stop:
+            break
         one = Counts()
         name = f"{seed}:{index}"
         folder = workdir / f"s{index}"

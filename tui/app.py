@@ -156,9 +156,10 @@ class PlannerApp(App[None]):
 
     def action_command_palette(self) -> None:
         """ctrl+p: the command palette, whose search survives it closing under it (tui/screens/modal.py)."""
-        # one palette: none while one is open, on top or under a dialog a command or a file opened over it
+        # one palette: none while one is open, on top or under a dialog a command or a file opened over it; and
+        # no id (Textual gives it one), as one closed a moment ago may not have left the screen yet (DuplicateIds)
         if self.use_command_palette and not any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
-            self.push_screen(Palette(id="--command-palette"))
+            self.push_screen(Palette())
 
     def _selected(self) -> str | None:
         return self.query_one(PartsList).selected_path
