@@ -318,3 +318,18 @@ async def test_ctrl_p_right_after_the_palette_closed_opens_a_new_one() -> None:
         app.action_command_palette()
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, CommandPalette)
+
+
+@pytest.mark.asyncio
+async def test_the_palette_dismissed_twice_leaves_the_build_screen() -> None:
+    """Found by the fuzz harness (session 2613:11): a command chosen and escape, queued together, dismissed the
+    palette twice; the second popped the build screen (ScreenStackError)."""
+    app = make_app(BUILD, TEST_CATALOG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        palette.dismiss()
+        palette.dismiss()
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, BuildScreen)

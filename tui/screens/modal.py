@@ -33,7 +33,17 @@ class Palette(CommandPalette):
     starts a search in a worker; one that starts or goes on after the palette's list is gone (escape, a
     command chosen, a resize to a few cells, while the keys still arrive) found no list and, its worker
     failing, ended the app (`WorkerFailed: NoMatches('CommandList')`). Such a search now just stops; so does
-    a page key on a list with no room on screen."""
+    a page key on a list with no room on screen; and it is dismissed once."""
+
+    _dismissed = False
+
+    def dismiss(self, result: None = None) -> AwaitComplete:
+        """Once, as a Modal: a command chosen (enter, or a click) and escape, queued together, dismissed the
+        palette twice and the second popped the build screen under it (ScreenStackError)."""
+        if self._dismissed:
+            return AwaitComplete()
+        self._dismissed = True
+        return super().dismiss(result)
 
     def _action_command_list(self, action: str) -> None:
         """Keys the palette passes to its list (up, down, page up, page down): none when the list is gone, and no
