@@ -5,6 +5,8 @@ fuzz harness). The random storms over all of these are tests/test_tui_fuzz.py.""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -333,3 +335,20 @@ async def test_the_palette_dismissed_twice_leaves_the_build_screen() -> None:
         palette.dismiss()
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, BuildScreen)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("field", ["memory", "budget", "count"])
+async def test_digits_then_a_letter_in_a_number_field_answer_at_once(field: str) -> None:
+    """Found by the fuzz harness (session 2613:2025): Textual's number and integer fields check each key with a
+    pattern of nested repeats: 20 digits and a letter took 45 s to refuse, and the app froze."""
+    app = make_app(BUILD, TEST_CATALOG)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("w")
+        await pilot.pause()
+        app.screen.query_one(f"#{field}", Input).focus()
+        started = time.perf_counter()
+        await asyncio.wait_for(pilot.press(*"9" * 24, "x", "y"), 20)
+        assert time.perf_counter() - started < 10
+        value = app.screen.query_one(f"#{field}", Input).value
+        assert value == "9" * 24  # the letters refused, the digits kept

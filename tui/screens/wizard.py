@@ -24,6 +24,11 @@ WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "
 #: Weight formats (planner/recommend/formats.py): GGUF, 16-bit, FP8, bitsandbytes, AWQ/GPTQ; int8/int4 = q8_0/q4_0.
 PRECISIONS = ["fp16", "bf16", "fp8", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "nf4", "awq", "gptq", "int8", "int4"]
 T = TypeVar("T")
+#: What the number fields let through as they are typed. Not Textual's `type="number"` and `type="integer"`: their
+#: patterns nest repeats (`(?:\d*|\d+_)*`), so 20 digits and a letter took 45 s to refuse, and the app froze.
+NUMBER = r"[-+]?[0-9_]*\.?[0-9_]*(?:[eE][-+]?[0-9_]*)?"
+INTEGER = r"[-+]?[0-9_]*"
+MAX_TYPED = 40  # characters: far more than any number the fields take (planner/recommend/inputs.py)
 CATEGORY = {"llm-inference": "llm", "llm-finetune": "llm", "llm-train": "llm", "image-generation": "diffusion",
             "vision-train": "vision"}
 
@@ -83,15 +88,18 @@ class Wizard(Modal[Choice | None]):
                 yield Label("2 Model")
                 yield Select(self._models(self.workload), prompt="a named model (or give memory →)", id="model",
                              compact=True)
-                yield Input(placeholder="or memory need, GiB", id="memory", type="number", compact=True)
+                yield Input(placeholder="or memory need, GiB", id="memory", restrict=NUMBER, max_length=MAX_TYPED,
+                            compact=True)
             with Horizontal(classes="row"):
                 yield Label("3 Format")
                 yield Select([(p, p) for p in PRECISIONS], value="fp16", allow_blank=False, id="precision",
                              compact=True)
             with Horizontal(classes="row"):
                 yield Label("4 Budget")
-                yield Input(placeholder="USD for the GPUs (optional)", id="budget", type="number", compact=True)
-                yield Input(placeholder="GPU count (optional)", id="count", type="integer", compact=True)
+                yield Input(placeholder="USD for the GPUs (optional)", id="budget", restrict=NUMBER,
+                            max_length=MAX_TYPED, compact=True)
+                yield Input(placeholder="GPU count (optional)", id="count", restrict=INTEGER, max_length=MAX_TYPED,
+                            compact=True)
                 yield Button("Rank", id="rank", variant="primary", compact=True)
             yield Static(id="need")
             yield DataTable(id="ranked", cursor_type="row", zebra_stripes=True)
