@@ -15,13 +15,14 @@ from tomlkit.toml_document import TOMLDocument
 
 from planner import tomlfile
 from planner.api import check_build
-from planner.build.edit import set_path
+from planner.build.edit import parse_path, set_path
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog, open_catalog
 from planner.checks.context import Settings
 from planner.checks.findings import Change
 from planner.errors import InputError, PlannerError
 from planner.fileio import atomic_write
+from planner.recommend.inputs import amount, gpu_count, memory_gib
 from planner.report import Report
 from planner.session_tools import (
     EXPORT_SUFFIXES,
@@ -52,9 +53,10 @@ if TYPE_CHECKING:  # the answers' types, for a face's annotations (their modules
 #: The session and what a face does with it (planner/session_tools.py): with planner.api, all a face imports.
 __all__ = [
     "EXPORT_SUFFIXES", "NEW_BUILD", "REQUIRED", "SINGLE_PARTS", "BuildSession", "CheckResult",
-    "PartRow", "PendingCheck", "Tuning", "complete", "export_build", "export_format", "gpu_memory", "key_figures",
-    "open_catalog", "optimise", "part_kind", "part_power", "part_summary", "perf_per_dollar", "power_limit_codes",
-    "recommend_gpus", "save_recovery", "slot_diagram", "tuning", "workload_models",
+    "PartRow", "PendingCheck", "Tuning", "amount", "complete", "export_build", "export_format", "gpu_count",
+    "gpu_memory", "key_figures", "memory_gib", "open_catalog", "optimise", "part_kind", "part_power", "part_summary",
+    "perf_per_dollar", "power_limit_codes", "recommend_gpus", "save_recovery", "slot_diagram", "tuning",
+    "workload_models",
 ]
 
 #: What a build needs before it can be checked, in the order a builder usually picks them.
@@ -176,6 +178,15 @@ class BuildSession:
         data, text, label = self.data(), self.text(), self._label()
         tomlfile.check_values(data, text, label)
         validate_unfinished(data, text, label, self.missing())
+
+    def error(self) -> InputError | None:
+        """The build's first problem as `validate` words it, or None: a face asks before an edit or a tool
+        that reads the build's entries (a file can open with `gpu = 1` in it; see `open`)."""
+        try:
+            self.validate()
+        except InputError as error:
+            return error
+        return None
 
     def check(self) -> CheckResult:
         """Validate, resolve and check the build as it is now (what the TUI does on every edit). A bug in
@@ -326,6 +337,21 @@ class BuildSession:
         self.history.append(self.text())
         self.document, self.dirty = document, True
 
+    def droppable(self, key: str) -> str | None:
+        """The key path `drop(key)` would take out of the build, or None when no part of `key` is in it."""
+        return _drop(tomlkit.parse(self.text()), key)
+
+    def drop(self, key: str) -> str | None:
+        """Take the value at the key path `key` (`gpu[0].count`, the key an error names) out of the build as one
+        edit `undo` takes back: the fix for a value of the wrong shape. When the build has no such key (a
+        required key an entry lacks) the entry or table that should hold it goes. Returns the key path
+        removed, or None (and no edit) when no part of `key` is in the build."""
+        document = tomlkit.parse(self.text())
+        removed = _drop(document, key)
+        if removed is not None:
+            self.replace(tomlkit.dumps(document))
+        return removed
+
     def undo(self) -> bool:
         """Take back the last `replace`; False when there is none."""
         if not self.history:
@@ -358,6 +384,35 @@ def _editable(text: str, label: str) -> TOMLDocument:
     except (tomlkit.exceptions.TOMLKitError, ValueError, RecursionError) as error:
         raise InputError(f"cannot be opened for editing: {error}", file=label) from None
     return document
+
+
+def _drop(document: TOMLDocument, key: str) -> str | None:
+    """Delete the value at the key path `key` in `document`, else its nearest enclosing entry or table that is
+    there; the key path deleted, or None."""
+    try:
+        tokens = parse_path(key)
+    except ValueError:
+        return None
+    for end in range(len(tokens), 0, -1):
+        node: Any = document
+        for token in tokens[: end - 1]:
+            node = _child(node, token)
+        if node is not None and _child(node, tokens[end - 1]) is not None:
+            del node[tokens[end - 1]]
+            if not node and isinstance(node, list) and end >= 2:  # the last entry: the list goes too, as `remove`
+                parent: Any = document
+                for token in tokens[: end - 2]:
+                    parent = _child(parent, token)
+                del parent[tokens[end - 2]]
+            return "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in tokens[:end]).lstrip(".")
+    return None
+
+
+def _child(node: Any, token: str | int) -> Any:
+    """`node[token]` in a tomlkit document when it is there (a table's key, a list's index), else None."""
+    if isinstance(token, int):
+        return node[token] if isinstance(node, list) and 0 <= token < len(node) else None
+    return node[token] if isinstance(node, dict) and token in node else None
 
 
 def _tables(data: dict[str, Any], kind: str) -> list[tuple[int, dict[str, Any]]]:

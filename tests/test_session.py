@@ -99,3 +99,30 @@ def test_a_crashed_sessions_unsaved_build_is_kept_beside_the_original(session: B
     assert saved.name == "build.recovered.toml"
     assert "count = 2" in saved.read_text()
     assert session.path.read_text() == original  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "removed", "left"), [
+    ('# kept\ngpu = 1\nname = "x"\n', "gpu", '# kept\nname = "x"\n'),
+    ('[[gpu]]\npart = "nvidia-rtx-3090-fe"\ncount = "two"\n', "gpu[0].count", '[[gpu]]\npart = "nvidia-rtx-3090-fe"\n'),
+    ('[[gpu]]\ncount = 2\n', "gpu[0]", ""),  # `part` is missing: the entry that lacks it goes
+    ('psu = [{ part = 1 }]\n', "psu[0].part", "psu = [{  }]\n"),  # tomlkit's spacing
+])
+def test_the_fix_for_a_file_error_takes_out_the_value_it_names_and_undo_puts_it_back(
+        tmp_path: Path, catalog: Catalog, text: str, removed: str, left: str) -> None:
+    path = tmp_path / "build.toml"
+    path.write_text(text)
+    session = BuildSession.open(path, catalog, validate=False)
+    error = session.error()
+    assert error is not None and error.key is not None
+    assert session.droppable(error.key) == removed and session.text() == text  # only says what would go
+    assert session.drop(error.key) == removed
+    assert session.text() == left and session.dirty
+    assert session.undo() and session.text() == text
+
+
+def test_a_key_path_not_in_the_build_drops_nothing(catalog: Catalog) -> None:
+    session = BuildSession.new(catalog)
+    before = session.text()
+    assert session.drop("gpu[3].count") is None and session.drop("") is None
+    assert session.drop("circuit[0].outlet") is None
+    assert session.text() == before and not session.history and session.error() is None

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.reactive import Reactive
@@ -18,10 +19,11 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header
 
-from planner.api import Catalog, PlannerError, plan_finding, printable
+from planner.api import Catalog, InputError, PlannerError, plan_finding, printable
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult, part_kind
 from tui.screens.complete import CompleteBuild
-from tui.screens.dialogs import AskPath, Confirm, QuitDialog, ShowError
+from tui.screens.dialogs import AskPath, Confirm, InvalidBuild, QuitDialog, ShowError
+from tui.screens.modal import Palette
 from tui.screens.picker import CatalogPicker, Picked
 from tui.screens.tuner import Tuner
 from tui.screens.wizard import Choice, Wizard
@@ -106,6 +108,8 @@ class PlannerApp(App[None]):
         notes = []
         if problem:
             notes.append(f"✖ {problem}")
+            if self.session.error() is not None:  # a value of the wrong shape: edits wait until it is fixed
+                notes.append("x offers to fix it (or to close the file); edits wait until then.")
         if result.missing:
             notes.append(f"Add {', '.join(result.missing)} to check the build.")
         findings = result.report.findings if result.report else []
@@ -144,17 +148,58 @@ class PlannerApp(App[None]):
         yield SystemCommand("Complete this build (s)", "The solver fills in board, case, CPU, PSUs and circuits with"
                             " the cheapest parts that pass every check; shows why; one undoable edit",
                             self.action_complete)
-        yield SystemCommand("Undo (ctrl+z)", "Take back the last completion", self.action_undo)
+        yield SystemCommand("Undo (ctrl+z)", "Take back the last completion, or the fix of a file's error",
+                            self.action_undo)
         yield SystemCommand("Save", "Save the build (atomically, keeping comments)", self.action_save)
         yield SystemCommand("Save as", "Save the build to another file", self.action_save_as)
         yield SystemCommand("Open", "Open another build file", self.action_open)
         yield SystemCommand("Export", "The parts list (Markdown, CSV, JSON, text) or the power limits "
                             "(nvidia-smi script, systemd unit)", self.action_export)
 
+    def action_command_palette(self) -> None:
+        """ctrl+p: the command palette, whose search survives it closing under it (tui/screens/modal.py)."""
+        # one palette: none while one is open, on top or under a dialog a command or a file opened over it; and
+        # no id (Textual gives it one), as one closed a moment ago may not have left the screen yet (DuplicateIds)
+        if self.use_command_palette and not any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
+            self.push_screen(Palette())
+
     def _selected(self) -> str | None:
         return self.query_one(PartsList).selected_path
 
+    def _refused(self, what: str) -> bool:
+        """True, with a notice saying why, when the build's file has an error (a value of the wrong shape): the
+        edits and tools that read its entries wait until it is fixed (x offers the fix)."""
+        error = self.session.error()
+        if error is None:
+            return False
+        self.notify(f"The build has an error, so {what} waits until it is fixed (x offers to fix it): {error}",
+                    severity="warning")
+        return True
+
+    def offer_fix(self, before: BuildSession | None = None) -> None:
+        """The build's error, with the choice to fix it (take out the value it names, undoably), to close
+        the file (back to `before`, else a new build) or to look at it as it is."""
+        error = self.session.error()
+        if error is None:
+            return
+        key = self.session.droppable(error.key) if error.key else None
+        close = "the build you had open" if before is not None else "a new build"
+
+        def answered(answer: str | None) -> None:
+            if answer == "fix" and key is not None:
+                removed = self.session.drop(key)
+                self.recheck()
+                self.notify(f"Removed {removed} from the build (ctrl+z puts it back)")
+                self.offer_fix(before)  # the next error, if the file has another
+            elif answer == "close":
+                self.session = before if before is not None else BuildSession.new(self.session.catalog)
+                self.recheck()
+
+        self.push_screen(InvalidBuild(str(error), key, close), answered)
+
     def action_add(self) -> None:
+        if self._refused("adding a part"):
+            return
         selected = self._selected() or ""
         kind = selected.removeprefix("missing:").split("[")[0] if selected else "gpu"
         kind = kind if kind in ADDABLE | set(SINGLE_PARTS) else "gpu"
@@ -178,6 +223,8 @@ class PlannerApp(App[None]):
         self.recheck()
 
     def action_change(self) -> None:
+        if self._refused("changing a part"):
+            return
         path = self._selected()
         if not path or path.startswith("missing:"):
             self.action_add()
@@ -198,12 +245,16 @@ class PlannerApp(App[None]):
         self.push_screen(CatalogPicker(self.session.catalog, picker_kind, fixed_kind=True), changed)
 
     def action_remove(self) -> None:
+        if self._refused("removing a part"):
+            return
         path = self._selected()
         if path and not path.startswith("missing:"):
             self.session.remove(path)
             self.recheck()
 
     def action_count(self, delta: int) -> None:
+        if self._refused("changing the count"):
+            return
         path = self._selected()
         if not path or not path.startswith("gpu["):
             return
@@ -214,6 +265,9 @@ class PlannerApp(App[None]):
             self.recheck()
 
     def action_apply_fix(self) -> None:
+        if self.session.error() is not None:  # the file's own error first: offer its fix
+            self.offer_fix()
+            return
         panel = self.query_one(FindingsPanel)
         chosen = panel.selected_fix
         if chosen is None:
@@ -229,6 +283,8 @@ class PlannerApp(App[None]):
         self.notify(f"Applied: {fix.description}\nChanged: {changed}", title=finding.code)
 
     def action_tune(self) -> None:
+        if self._refused("the tuner"):
+            return
         path = self._selected() or ""
         gpus = self.session.data().get("gpu", [])
         if not gpus:
@@ -238,6 +294,8 @@ class PlannerApp(App[None]):
         self.push_screen(Tuner(self.session, index, self.result), lambda _kept: self.recheck())
 
     def action_optimise(self) -> None:
+        if self._refused("the optimiser"):
+            return
         plan = self.session.optimise(self.result.build) if self.result and self.result.build else None
         if plan is None:
             self.notify("Complete the build first.", severity="warning")
@@ -246,6 +304,8 @@ class PlannerApp(App[None]):
         self.notify(plan.description, title="optimiser")
 
     def action_wizard(self) -> None:
+        if self._refused("the recommendation wizard"):
+            return
         workload = str(self.session.data().get("workload", "llm-inference"))
         gpus = self.session.data().get("gpu", [])
         in_build = " and ".join(f"{int(g.get('count', 1))} × {g.get('part', 'an inline GPU')}" for g in gpus)
@@ -264,6 +324,8 @@ class PlannerApp(App[None]):
         self.push_screen(Wizard(self.session.catalog, workload, printable(in_build)), chosen)
 
     def action_complete(self) -> None:
+        if self._refused("completing the build"):
+            return
         if not self.session.data().get("gpu"):
             self.notify("Add the GPUs first: the solver completes the build around them.", severity="warning")
             return
@@ -279,7 +341,7 @@ class PlannerApp(App[None]):
     def action_undo(self) -> None:
         if self.session.undo():
             self.recheck()
-            self.notify("Undone: the build as it was before the completion")
+            self.notify("Undone: the build as it was before the last completion or fix")
         else:
             self.notify("Nothing to undo.")
 
@@ -290,11 +352,23 @@ class PlannerApp(App[None]):
             return
         self._save(self.session.path, then_quit)
 
+    def _file_name(self, name: str | None, doing: str) -> Path | None:
+        """The file a name typed into a dialog names (`~` expanded); None, and why, when no file can have it."""
+        if not name:
+            return None
+        if "\x00" in name:  # the system refuses it in any file name (Python raises ValueError)
+            self.push_screen(ShowError(f"Not {doing}: a file name cannot hold a NUL character: {name!r}"))
+            return None
+        try:
+            return Path(name).expanduser()
+        except RuntimeError:  # `~someone` who has no home directory here: the name as typed
+            return Path(name)
+
     def action_save_as(self, then_quit: bool = False) -> None:
         def chosen(name: str | None) -> None:
-            if not name:
+            path = self._file_name(name, "saved")
+            if path is None:
                 return
-            path = Path(name).expanduser()
             if os.path.lexists(path) and path != self.session.path:  # another file: never replaced unasked
                 self.push_screen(Confirm(f"{path} already exists. Replace it?", "Replace", "Cancel"),
                                  lambda replace: self._save(path, then_quit) if replace else None)
@@ -317,8 +391,9 @@ class PlannerApp(App[None]):
 
     def action_open(self) -> None:
         def chosen(name: str | None) -> None:
-            if name:
-                self.open_file(Path(name).expanduser())
+            path = self._file_name(name, "opened")
+            if path is not None:
+                self.open_file(path)
 
         def ask(discard: bool | None) -> None:
             if discard:
@@ -330,24 +405,33 @@ class PlannerApp(App[None]):
             ask(True)
 
     def open_file(self, path: Path) -> None:
+        """Open another build: a file that parses but has an error opens with the offer to fix or close it."""
+        before, catalog = self.session, self.session.catalog
         try:
-            self.session = BuildSession.open(path, self.session.catalog)
+            self.session = BuildSession.open(path, catalog)
+        except InputError as error:
+            try:
+                self.session = BuildSession.open(path, catalog, validate=False)
+            except PlannerError:
+                self.push_screen(ShowError(f"Could not open the build: {error}"))
+                return
         except PlannerError as error:
             self.push_screen(ShowError(f"Could not open the build: {error}"))
             return
         self.recheck()
+        self.offer_fix(before)
 
     def action_export(self) -> None:
         def chosen(name: str | None) -> None:
-            if not name:
+            path = self._file_name(name, "exported")
+            if path is None:
                 return
-            path = Path(name).expanduser()
             if self.result is None or self.result.build is None:
                 self.push_screen(ShowError("Complete the build before exporting its parts list."))
                 return
             try:
                 self.session.export(path, self.result.build)
-            except PlannerError as error:
+            except (PlannerError, OSError) as error:
                 self.push_screen(ShowError(f"Not exported: {error}"))
                 return
             self.notify(f"Exported {path}")
@@ -386,11 +470,13 @@ def make_app(path: Path | None = None, catalog: Catalog | None = None) -> Planne
             session = BuildSession.open(path, catalog) if path.exists() else BuildSession(
                 catalog, BuildSession.new(catalog).document, path)
         except PlannerError as problem:
-            try:  # it parses but does not validate (an unknown key, a bad value): open it, titled ERROR
+            try:  # it parses but does not validate (an unknown key, a bad value): shown, with the offer to fix it
                 session = BuildSession.open(path, catalog, validate=False)
             except PlannerError:
                 error = str(problem)
     app = PlannerApp(session)
     if error:
         app.call_later(lambda: app.push_screen(ShowError(f"Could not open the build: {error}")))
+    elif session.error() is not None:
+        app.call_later(app.offer_fix)
     return app

@@ -25,22 +25,15 @@ PRECISIONS = ["q4_0", "q4_k_s", "q4_k_m", "q5_0", "q5_k_m", "q6_k", "q8_0", "iq4
 
 
 def quantity(kind: str, flag: str) -> Any:
-    """An argparse type: a number, or a string with a unit ("$4,000", "40 GB")."""
+    """An argparse type: a number, or a string with a unit ("$4,000", "40 GB"; planner/recommend/inputs.py)."""
 
     def parse(text: str) -> float:
-        import re
+        from planner.recommend.inputs import amount
 
-        from planner.units import to_canonical
-
-        # "3k", "$2.5k": thousands of dollars, as people write a budget
-        thousands = re.fullmatch(r"\s*\$?\s*([0-9]*\.?[0-9]+)\s*k\s*", text.lower()) if kind == "price" else None
         try:
-            value = float(thousands.group(1)) * 1000 if thousands else to_canonical(text, kind)
+            return amount(text, kind)
         except ValueError as error:  # argparse names the option: "argument --budget: …"
             raise argparse.ArgumentTypeError(str(error)) from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"cannot be negative, got {text[:40]!r}")
-        return value
 
     return parse
 
@@ -59,18 +52,13 @@ def billions(text: str) -> float:
 
 
 def gibibytes(text: str) -> float:
-    """--memory: GiB ("40", "40 GiB"), or decimal GB converted ("42.9 GB" → 40 GiB)."""
-    import re
+    """--memory: GiB ("40", "40 GiB"), or decimal GB converted ("42.9 GB" → 40 GiB); the wizard's limits too."""
+    from planner.recommend.inputs import memory_gib
 
-    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(gib|gb|g)?\s*", text.lower())
-    if not match:
-        raise argparse.ArgumentTypeError(f"expected GiB such as 40 or '40 GiB' (or '42.9 GB'), got {text[:40]!r}")
-    value = float(match.group(1))
-    if match.group(2) == "gb":
-        value = value * 1e9 / 2**30
-    if not 0 < value <= 100_000:
-        raise argparse.ArgumentTypeError(f"expected a size between 0 and 100,000 GiB, got {text[:40]!r}")
-    return value
+    try:
+        return memory_gib(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def run_recommend(args: argparse.Namespace) -> int:
@@ -80,8 +68,13 @@ def run_recommend(args: argparse.Namespace) -> int:
     from planner.recommend.rank import Request, recommend
     from planner.recommend.tco import cloud_vs_buy, hours_from, option_cost
 
-    if args.gpus is not None and not 1 <= args.gpus <= 16:
-        raise InputError(f"--gpus must be between 1 and 16, got {args.gpus}")
+    if args.gpus is not None:
+        from planner.recommend.inputs import gpu_count
+
+        try:
+            gpu_count(args.gpus)
+        except ValueError as error:
+            raise InputError(f"--gpus {error}") from None
     if args.method is not None and args.workload not in ("llm-finetune", "llm-train"):
         raise InputError("--method applies to --workload llm-finetune (lora, qlora or full)")
     finetune_flags = [flag for flag, value in (("--framework", args.framework != "hf"), ("--lora-rank", args.lora_rank),

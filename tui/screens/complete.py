@@ -10,18 +10,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from planner.api import PlannerError, usd
 from planner.session import BuildSession
+from tui.screens.modal import Modal
 from tui.text import plain
 
 if TYPE_CHECKING:
     from planner.session import SolveResult
 
 
-class CompleteBuild(ModalScreen[str | None]):
+class CompleteBuild(Modal[str | None]):
     """Returns the completed build's text (enter), or None (escape, or when nothing passes)."""
 
     DEFAULT_CSS = """

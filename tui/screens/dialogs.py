@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
+from tui.screens.modal import Modal
 from tui.text import plain
 
 _CSS = """
@@ -20,7 +20,7 @@ _CSS = """
 """
 
 
-class Confirm(ModalScreen[bool]):
+class Confirm(Modal[bool]):
     """A yes/no question; returns True for yes."""
 
     DEFAULT_CSS = _CSS.format(name="Confirm")
@@ -44,7 +44,7 @@ class Confirm(ModalScreen[bool]):
         self.dismiss(answer)
 
 
-class QuitDialog(ModalScreen[str]):
+class QuitDialog(Modal[str]):
     """Unsaved changes on quitting: returns "save" (save, then quit), "quit" (without saving) or "stay"."""
 
     DEFAULT_CSS = _CSS.format(name="QuitDialog")
@@ -66,7 +66,7 @@ class QuitDialog(ModalScreen[str]):
         self.dismiss(answer)
 
 
-class AskPath(ModalScreen[str | None]):
+class AskPath(Modal[str | None]):
     """Asks for a file name; returns it, or None when cancelled."""
 
     DEFAULT_CSS = _CSS.format(name="AskPath")
@@ -91,7 +91,7 @@ class AskPath(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ShowError(ModalScreen[None]):
+class ShowError(Modal[None]):
     """An error the user must read (a file that fails to load); the app keeps running."""
 
     DEFAULT_CSS = _CSS.format(name="ShowError")
@@ -112,3 +112,42 @@ class ShowError(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class InvalidBuild(Modal[str]):
+    """A build file that parses but has a value of the wrong shape (`gpu = 1`, `count = "two"`): its error,
+    and the choice to fix it (take the value the error names out: "fix"), to close it ("close") or to look at
+    it as it is ("look"; the edits wait until it is fixed)."""
+
+    DEFAULT_CSS = _CSS.format(name="InvalidBuild") + """
+    InvalidBuild > Vertical { overflow-y: auto; }
+    InvalidBuild Horizontal { height: auto; }
+    InvalidBuild Button { margin-bottom: 1; }
+    """
+    BINDINGS = [Binding("r", "answer('fix')", "Fix", show=False), Binding("c", "answer('close')", "Close"),
+                Binding("escape", "answer('look')", "Look")]
+
+    def __init__(self, error: str, key: str | None, close: str) -> None:
+        """`key`: the key path the fix takes out (None: no fix to offer); `close`: what closing leaves open."""
+        super().__init__()
+        self.error, self.key, self.close = error, key, close
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(plain(f"The build file has an error: {self.error}"))
+            fix = (f"r removes {self.key} from the build (ctrl+z puts it back); " if self.key is not None else "")
+            yield Label(plain(f"{fix}c closes the file and goes back to {self.close} (the file stays as it is); "
+                              "escape shows the build as it is: the edits wait until the error is fixed, "
+                              "and x offers this again."))
+            with Horizontal():
+                if self.key is not None:
+                    yield Button(plain(f"Remove {self.key} (r)"), variant="primary", id="fix")
+                yield Button("Close the file (c)", variant="error", id="close")
+                yield Button("Look at it (esc)", id="look")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "look")
+
+    def action_answer(self, answer: str) -> None:
+        if answer != "fix" or self.key is not None:
+            self.dismiss(answer)

@@ -9,10 +9,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Select, Static
 
 from planner.session import gpu_memory, key_figures, part_power, part_summary, perf_per_dollar
+from tui.screens.modal import Modal
 from tui.text import plain
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class Picked(NamedTuple):
     part_id: str
 
 
-class CatalogPicker(ModalScreen[Picked | None]):
+class CatalogPicker(Modal[Picked | None]):
     """Returns the chosen part (None when cancelled)."""
 
     DEFAULT_CSS = """
@@ -90,6 +90,8 @@ class CatalogPicker(ModalScreen[Picked | None]):
         self.refresh_results()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key is None:  # from a table since cleared (a storm of keys in the search)
+            return
         part = self.parts.get(str(event.row_key.value))
         if part is not None:
             origin = self.catalog.origin(self.kind, part.id)
@@ -98,7 +100,8 @@ class CatalogPicker(ModalScreen[Picked | None]):
             self.query_one("#details", Static).update(Text("\n").join(plain(line) for line in lines))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.dismiss(Picked(self.kind, str(event.row_key.value)))
+        if event.row_key is not None:
+            self.dismiss(Picked(self.kind, str(event.row_key.value)))
 
     def refresh_results(self) -> None:
         words, filters = _filters(self.query_one("#search", Input).value)

@@ -14,18 +14,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from planner.api import watts
 from planner.session import BuildSession, CheckResult, PendingCheck, Tuning
+from tui.screens.modal import Modal
 from tui.text import plain
 from tui.widgets.curve import plot_curve
 
 STEP = 5.0
 
 
-class Tuner(ModalScreen[bool]):
+class Tuner(Modal[bool]):
     """Returns True when the new limit is kept (enter), False when it is undone (escape)."""
 
     DEFAULT_CSS = """

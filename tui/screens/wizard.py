@@ -3,17 +3,18 @@ with the reason for every exclusion → the chosen GPUs go into the build."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from planner.api import PlannerError
-from planner.session import recommend_gpus, workload_models
+from planner.session import amount, gpu_count, memory_gib, recommend_gpus, workload_models
+from tui.screens.modal import Modal
 from tui.text import plain
 
 if TYPE_CHECKING:
@@ -22,6 +23,12 @@ if TYPE_CHECKING:
 WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
 #: Weight formats (planner/recommend/formats.py): GGUF, 16-bit, FP8, bitsandbytes, AWQ/GPTQ; int8/int4 = q8_0/q4_0.
 PRECISIONS = ["fp16", "bf16", "fp8", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "nf4", "awq", "gptq", "int8", "int4"]
+T = TypeVar("T")
+#: What the number fields let through as they are typed. Not Textual's `type="number"` and `type="integer"`: their
+#: patterns nest repeats (`(?:\d*|\d+_)*`), so 20 digits and a letter took 45 s to refuse, and the app froze.
+NUMBER = r"[-+]?[0-9_]*\.?[0-9_]*(?:[eE][-+]?[0-9_]*)?"
+INTEGER = r"[-+]?[0-9_]*"
+MAX_TYPED = 40  # characters: far more than any number the fields take (planner/recommend/inputs.py)
 CATEGORY = {"llm-inference": "llm", "llm-finetune": "llm", "llm-train": "llm", "image-generation": "diffusion",
             "vision-train": "vision"}
 
@@ -43,7 +50,7 @@ class Option(NamedTuple):
     name: str
 
 
-class Wizard(ModalScreen[Choice | None]):
+class Wizard(Modal[Choice | None]):
     DEFAULT_CSS = """
     Wizard { align: center middle; }
     Wizard > Vertical { width: 96%; height: 94%; border: thick $primary; background: $surface; padding: 0 1; }
@@ -81,15 +88,18 @@ class Wizard(ModalScreen[Choice | None]):
                 yield Label("2 Model")
                 yield Select(self._models(self.workload), prompt="a named model (or give memory →)", id="model",
                              compact=True)
-                yield Input(placeholder="or memory need, GiB", id="memory", type="number", compact=True)
+                yield Input(placeholder="or memory need, GiB", id="memory", restrict=NUMBER, max_length=MAX_TYPED,
+                            compact=True)
             with Horizontal(classes="row"):
                 yield Label("3 Format")
                 yield Select([(p, p) for p in PRECISIONS], value="fp16", allow_blank=False, id="precision",
                              compact=True)
             with Horizontal(classes="row"):
                 yield Label("4 Budget")
-                yield Input(placeholder="USD for the GPUs (optional)", id="budget", type="number", compact=True)
-                yield Input(placeholder="GPU count (optional)", id="count", type="integer", compact=True)
+                yield Input(placeholder="USD for the GPUs (optional)", id="budget", restrict=NUMBER,
+                            max_length=MAX_TYPED, compact=True)
+                yield Input(placeholder="GPU count (optional)", id="count", restrict=INTEGER, max_length=MAX_TYPED,
+                            compact=True)
                 yield Button("Rank", id="rank", variant="primary", compact=True)
             yield Static(id="need")
             yield DataTable(id="ranked", cursor_type="row", zebra_stripes=True)
@@ -117,29 +127,28 @@ class Wizard(ModalScreen[Choice | None]):
 
     def action_rank(self) -> None:
         model = self.query_one("#model", Select).value
-        memory = _number(self.query_one("#memory", Input).value)
-        budget = _number(self.query_one("#budget", Input).value)
-        count = _number(self.query_one("#count", Input).value)
         precision = self.query_one("#precision", Select).value
-        try:
+        try:  # each as `planner recommend` takes --memory, --budget and --gpus (planner/recommend/inputs.py)
+            memory = _read("memory", "Memory need", memory_gib, self.query_one("#memory", Input).value)
+            budget = _read("budget", "Budget", amount, self.query_one("#budget", Input).value)
+            count = _read("count", "GPU count", gpu_count, self.query_one("#count", Input).value)
             result = recommend_gpus(self.catalog, self.workload, model=model if isinstance(model, str) else None,
-                                    memory=memory, precision=str(precision), budget=budget,
-                                    count=int(count) if count else None)
+                                    memory=memory, precision=str(precision), budget=budget, count=count)
         except (PlannerError, ValueError) as error:
             self.query_one("#need", Static).update(plain(error, "red"))
             return
         need = result.need
         fmt = f" ({need.precision})" if need.precision else ""
         if need.floor is not None:
-            amount = f"{need.floor:g} GiB per card{fmt}"
+            size = f"{need.floor:g} GiB per card{fmt}"
         else:
             split = f"; {need.per_gpu(2):.1f} GiB per card on 2, {need.per_gpu(4):.1f} on 4" if any(
                 c.split for c in need.components) else " on every card"
-            amount = f"{need.total:.1f} GiB on one card{fmt}{split}"
+            size = f"{need.total:.1f} GiB on one card{fmt}{split}"
         self.query_one("#need", Static).update(plain(
-            f"Memory need: {amount}. Speed, tok/s: {result.basis}; Speed is relative to one H100 SXM."
+            f"Memory need: {size}. Speed, tok/s: {result.basis}; Speed is relative to one H100 SXM."
             if result.workload == "llm-inference" else
-            f"Memory need: {amount}. Speed: {result.basis}, relative to one H100 SXM."))
+            f"Memory need: {size}. Speed: {result.basis}, relative to one H100 SXM."))
         table = self.query_one("#ranked", DataTable)
         table.clear()
         self.rows = {}
@@ -166,7 +175,7 @@ class Wizard(ModalScreen[Choice | None]):
             table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        option = self.rows.get(str(event.row_key.value))
+        option = self.rows.get(str(event.row_key.value)) if event.row_key is not None else None
         if option is None:
             return
         if option.board is None:  # say why here; the wizard and its inputs stay
@@ -199,9 +208,11 @@ class Wizard(ModalScreen[Choice | None]):
         self.dismiss(None)
 
 
-def _number(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
+def _read(field: str, name: str, read: Callable[[str], T], text: str) -> T | None:
+    """A field's value read as the CLI reads its option (None when left empty); ValueError naming the field."""
+    if not text.strip():
         return None
-    return value if value > 0 else None
+    try:
+        return read(text)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None

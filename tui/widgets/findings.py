@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -65,6 +67,12 @@ class FindingsPanel(OptionList):
             if moved_to != self._scrolled_to:  # the highlight moved: bring it to the top once laid out
                 self._scrolled_to = moved_to
                 self.call_after_refresh(self.scroll_to_highlight, top=True)
+
+    def _move_page(self, direction: Literal[-1, 1]) -> None:
+        """Page up or down: nothing when the panel has no room on screen (a terminal a few rows tall), where
+        Textual's OptionList has no line to page from and raised KeyError."""
+        if self.scrollable_content_region:
+            super()._move_page(direction)
 
     @property
     def highlighted_finding(self) -> Finding | None:

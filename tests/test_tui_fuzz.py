@@ -1,0 +1,59 @@
+"""The TUI fuzz harness (tests/tui_fuzzing.py) at CI size: a few seeded sessions of key storms, hostile pastes,
+resizes down to 10×4 and hostile build files, and every hostile build file opened in turn under a storm of the
+app's keys. tools/tui_fuzz.py runs the same sessions by the thousand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui.app import make_app
+from tui.screens.dialogs import InvalidBuild
+
+from helpers import TEST_CATALOG
+from tui_fuzzing import HOSTILE_FILES, Counts, fuzz, storm
+
+SEED = 26  # the issue's number; a failure names its session, replayed alone by tools/tui_fuzz.py
+
+
+@pytest.mark.asyncio
+async def test_seeded_sessions_never_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the save and export dialogs write the names typed into them here
+    counts = await fuzz(SEED, 3, TEST_CATALOG, tmp_path, steps=20, timeout=60)
+    assert counts.failures == [], "\n".join(counts.tracebacks)
+    assert counts.sessions == 3 and counts.keys > 40 and counts.hangs == 0
+
+
+@pytest.mark.asyncio
+async def test_every_hostile_build_file_under_a_storm_of_the_apps_keys(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app(None, TEST_CATALOG)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for kind, text in HOSTILE_FILES.items():
+            path = tmp_path / f"{kind}.toml"
+            path.write_bytes(text.encode("utf-8", "surrogateescape"))
+            app.open_file(path)
+            if isinstance(app.screen, InvalidBuild):
+                await storm(app, pilot, ["escape"])  # look at it as it is: every key then waits for the fix
+            # the keys that read the build's entries (the picker's a and c: the random sessions)
+            await storm(app, pilot, ["t", "escape", "w", "escape", "plus", "minus", "d", "o", "s", "escape", "ctrl+z",
+                                     "x", "escape"])
+            assert app.is_running, kind
+            for _ in range(5):  # whatever the storm left open closed, for the next file
+                if app.screen is app.screen_stack[0]:
+                    break
+                await pilot.press("escape")
+        for _ in range(3):  # the storm's last keys handled before the app closes
+            await pilot.pause()
+        assert app.is_running
+
+
+def test_the_counts_say_what_was_done() -> None:
+    counts, one = Counts(), Counts(sessions=1, keys=10, pastes=2, resizes=3, files={"example": 1})
+    counts.add(one)
+    counts.add(one)
+    assert counts.summary().startswith("2 sessions, 0 actions (20 keys, 4 pastes, 6 resizes, 0 files opened), "
+                                       "0 tracebacks, 0 hangs")
+    assert counts.files == {"example": 2}
