@@ -366,3 +366,13 @@ def test_the_session_never_saves_what_planner_check_cannot_read(tmp_path: Path, 
     with pytest.raises(InputError, match="number too large"):
         session.save()
     assert (tmp_path / "build.toml").read_text() == 'name = "x"\n'
+
+
+def test_a_build_without_gpus_that_needs_another_case_is_reported_not_a_traceback(tmp_path: Path) -> None:
+    """Found by tools/fuzz_commands.py (seed 20261202, input 6331): the EEB-board example cut before its [[gpu]]
+    table; the case fixes asked for the longest card of none."""
+    text = example("fail-case-eeb-board-in-mid-tower.toml").read_text()
+    path = _write(tmp_path / "build.toml", text[:text.index("[[gpu]]")])
+    result = run_cli("check", path)
+    assert result.code == 1 and "internal error" not in result.err
+    assert "case.form-factor" in result.out

@@ -66,7 +66,8 @@ def _thirds(tmp_path: Path) -> tuple[Path, Path]:
 def test_a_line_total_is_the_shown_unit_price_times_the_count(tmp_path: Path, fmt: str) -> None:
     build, quotes = _thirds(tmp_path)
     out = run_cli("export", build, "--format", fmt, "--prices", quotes).out
-    [line] = [line for line in out.splitlines() if "3090 TURBO" in line]  # 4 × 333.33, not 4 × 333.333
+    # the card's parts-list line (the power section names the card too): 4 × 333.33, not 4 × 333.333
+    [line] = [line for line in out.splitlines() if "3090 TURBO" in line and "Power limit" not in line]
     assert "333.33" in line and ("1,333.32" in line or "1333.32" in line), line
 
 

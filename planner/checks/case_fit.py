@@ -32,7 +32,7 @@ def cases_for(ctx: Context) -> list[Case]:
     """Curated catalog cases, other than the build's, that take its board and its longest card (with
     spare length), cheapest first."""
     build = ctx.build
-    longest = max(g.board.length for g in build.gpus)
+    longest = max((g.board.length for g in build.gpus), default=0.0)
     cases = [c for c in ctx.catalog.all("case", curated=True)
              if isinstance(c, Case) and c.id != build.case.id and takes_board(c, build.motherboard.form_factor)
              and c.max_gpu_length >= longest + params.GPU_LENGTH_SPARE.value]
