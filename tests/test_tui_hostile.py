@@ -352,3 +352,13 @@ async def test_digits_then_a_letter_in_a_number_field_answer_at_once(field: str)
         assert time.perf_counter() - started < 10
         value = app.screen.query_one(f"#{field}", Input).value
         assert value == "9" * 24  # the letters refused, the digits kept
+
+
+@pytest.mark.asyncio
+async def test_a_screenshot_asked_for_as_the_app_closes_is_dropped_not_a_crash(catalog: Catalog) -> None:
+    """The TUI fuzz harness (seed 2614, session 121): the palette's screenshot in the same key storm as quit
+    reached Textual's screenshot with no screen left (ScreenStackError)."""
+    app = make_app(None, catalog)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+    assert app.deliver_screenshot() is None  # the app has closed: nothing to draw, nothing raised

@@ -132,6 +132,14 @@ class PlannerApp(App[None]):
                        timeout=timeout, markup=False)
 
     # -- commands ---------------------------------------------------------------------------------------
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The palette's screenshot, unless the app is closing (no screen left to draw: found by the TUI fuzz
+        harness, a screenshot asked for in the same key storm as quit)."""
+        if not self.is_running or not self._screen_stack:
+            return None
+        return super().deliver_screenshot(filename, path, time_format)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:  # type: ignore[type-arg,unused-ignore]
         yield from super().get_system_commands(screen)
         yield SystemCommand("Add part", "Add a GPU, PSU or circuit, or choose the case/board/CPU", self.action_add)
