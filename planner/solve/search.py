@@ -407,11 +407,13 @@ class Search:
         share = self.settings.psu_target if self.strict else 1.0
         plugs: list[int | None] = [None] * len(units)
         if self.strict:
-            from planner.physics.connectors import PCIE, gpu_plug_need, usable_plugs
+            from planner.physics.connectors import HPWR, PCIE, gpu_plug_need, usable_plugs
 
             needs = {gpu_plug_need(g) for g in low.gpus}
             if len(needs) == 1 and (need := next(iter(needs))).hpwr == 0 and need.pcie > 0:
                 plugs = [usable_plugs(u, PCIE) // need.pcie for u in units]
+            elif len(needs) == 1 and need.pcie == 0 and need.hpwr > 0:  # native 12VHPWR/12V-2x6 plugs only
+                plugs = [usable_plugs(u, HPWR) // need.hpwr for u in units]
 
         def cards(power: float, i: int) -> int:
             by_power = int(max(power, 0.0) // card)
