@@ -377,3 +377,13 @@ def test_snapshot_highlighted_finding_of_a_failing_build(snap_compare: Any, size
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_quit_dialog(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(make_app(BUILD, TEST_CATALOG), press=["plus", "q"], terminal_size=size)
+
+
+@pytest.mark.asyncio
+async def test_an_incomplete_build_says_that_s_completes_it(catalog: Catalog) -> None:
+    """Issue 27: `s` (complete this build) was in no footer and the INCOMPLETE note did not mention it."""
+    app = make_app(None, catalog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        notes = app.query_one(FindingsPanel).notes
+        assert any("press s to complete it" in note for note in notes)

@@ -111,7 +111,8 @@ class PlannerApp(App[None]):
             if self.session.error() is not None:  # a value of the wrong shape: edits wait until it is fixed
                 notes.append("x offers to fix it (or to close the file); edits wait until then.")
         if result.missing:
-            notes.append(f"Add {', '.join(result.missing)} to check the build.")
+            notes.append(f"Add {', '.join(result.missing)} to check the build, or press s to complete it: the "
+                         "planner picks the cheapest parts that pass.")
         findings = result.report.findings if result.report else []
         if result.report and (plan := plan_finding(result.report)):
             findings = [plan, *findings]  # the one change that clears everything comes first
