@@ -57,3 +57,13 @@ def test_the_counts_say_what_was_done() -> None:
     assert counts.summary().startswith("2 sessions, 0 actions (20 keys, 4 pastes, 6 resizes, 0 files opened), "
                                        "0 tracebacks, 0 hangs")
     assert counts.files == {"example": 2}
+
+
+@pytest.mark.asyncio
+async def test_paging_a_dropdown_before_its_lines_are_laid_out_is_no_crash(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 1,000-session run of seed 2614 (12 steps), session 763: page up/down reached Textual's Select overlay
+    before it had lines (KeyError in OptionList._move_page); every modal screen now pages through a guard."""
+    monkeypatch.chdir(tmp_path)
+    counts = await fuzz(2614, 1, TEST_CATALOG, tmp_path, first=763, steps=12, timeout=60)
+    assert counts.failures == [], "\n".join(counts.tracebacks)

@@ -3,13 +3,16 @@ before it is gone) and the command palette the app opens."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import TypeVar
 
 from textual import work
 from textual.await_complete import AwaitComplete
+from textual.binding import Binding
 from textual.command import CommandList, CommandPalette
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
+from textual.widget import Widget
 
 ResultType = TypeVar("ResultType")
 
@@ -20,12 +23,27 @@ class Modal(ModalScreen[ResultType]):
     this one (Textual raises InvalidStateError)."""
 
     _dismissed = False
+    #: page up/down go to the focused widget or its nearest ancestor that pages, guarded: Textual's own dropdown
+    #: list (a Select's overlay) raised KeyError paging before its lines were laid out (the TUI fuzz harness,
+    #: seed 2614, sessions 763 and 849)
+    BINDINGS = [Binding("pageup", "guarded_page('up')", show=False, priority=True),
+                Binding("pagedown", "guarded_page('down')", show=False, priority=True)]
 
     def dismiss(self, result: ResultType | None = None) -> AwaitComplete:
         if self._dismissed:
             return AwaitComplete()
         self._dismissed = True
         return super().dismiss(result)
+
+    def action_guarded_page(self, direction: str) -> None:
+        widget = self.focused
+        while widget is not None:
+            action = getattr(widget, f"action_page_{direction}", None)
+            if action is not None:
+                with contextlib.suppress(KeyError, IndexError):  # nothing laid out to page through yet
+                    action()
+                return
+            widget = widget.parent if isinstance(widget.parent, Widget) else None
 
 
 class Palette(CommandPalette):
