@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from planner.build.buildfile import loads  # noqa: E402
 from planner.build.resolve import ResolvedBuild, resolve  # noqa: E402
 from planner.catalog import Catalog  # noqa: E402
-from planner.checks.runner import run_checks  # noqa: E402
+from planner.checks.engine.runner import run_checks  # noqa: E402
 from planner.models.parts import ShareRule  # noqa: E402
 from planner.placement.from_build import place_build, problem_of  # noqa: E402
 from planner.placement.layout import CardNeed, Layout, SlotSite  # noqa: E402

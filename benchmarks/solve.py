@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from planner.catalog import Catalog  # noqa: E402
-from planner.checks.context import Settings  # noqa: E402
+from planner.checks.engine.context import Settings  # noqa: E402
 from planner.solve import parse_partial, solve  # noqa: E402
 from planner.solve.search import Search  # noqa: E402
 from planner.solve.space import Objective  # noqa: E402

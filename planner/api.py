@@ -8,10 +8,10 @@ from pathlib import Path
 from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.checks.context import Context, Settings
-from planner.checks.findings import Change, Finding, Fix
+from planner.checks.engine.context import Context, Settings
+from planner.checks.engine.findings import Change, Finding, Fix
+from planner.checks.engine.runner import run_checks
 from planner.checks.plan import plan
-from planner.checks.runner import run_checks
 from planner.errors import CatalogError, InputError, PlannerError
 from planner.fmt import num, printable, usd, watts
 from planner.models.build import Region

@@ -7,8 +7,8 @@ and `to_json` gives the CLI contract's JSON directly."""
 from typing import Any, Literal, NamedTuple
 
 from planner.build.parts_list import parts_list, total_cents
-from planner.checks.context import Context
-from planner.checks.findings import Finding
+from planner.checks.engine.context import Context
+from planner.checks.engine.findings import Finding
 from planner.checks.plan import Plan
 
 Verdict = Literal["pass", "warn", "fail"]

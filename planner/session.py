@@ -18,8 +18,8 @@ from planner.api import check_build
 from planner.build.edit import parse_path, set_path
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog, open_catalog
-from planner.checks.context import Settings
-from planner.checks.findings import Change
+from planner.checks.engine.context import Settings
+from planner.checks.engine.findings import Change
 from planner.errors import InputError, PlannerError
 from planner.fileio import atomic_write
 from planner.recommend.inputs import amount, gpu_count, memory_gib

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
-from planner.checks.context import Settings
+from planner.checks.engine.context import Settings
 from planner.errors import PlannerError
 from planner.models.parts import GpuBoard, GpuChip, Part, Psu
 
@@ -32,7 +32,7 @@ EXPORT_SUFFIXES = {".md": "md", ".csv": "csv", ".json": "json", ".sh": "nvidia-s
 def power_limit_codes() -> frozenset[str]:
     """The finding codes a power limit can change: every registered check that declares it reads power limits
     (what the tuner re-shows after each step)."""
-    from planner.checks.registry import codes_reading
+    from planner.checks.engine.registry import codes_reading
 
     return codes_reading("gpus.power_limit")
 

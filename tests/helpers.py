@@ -9,8 +9,8 @@ from planner.api import check_build
 from planner.build.buildfile import loads
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.checks.context import Settings
-from planner.checks.findings import Finding
+from planner.checks.engine.context import Settings
+from planner.checks.engine.findings import Finding
 from planner.report import Report
 
 TEST_CATALOG_DIR = Path(__file__).resolve().parent / "data" / "catalog"

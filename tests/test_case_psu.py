@@ -3,7 +3,7 @@ room for a 12VHPWR plug above a card (case.gpu-height), on the frozen test catal
 
 from __future__ import annotations
 
-from planner.checks.case import assign
+from planner.checks.rules.case import assign
 from planner.models.parts import Psu, PsuMount
 
 from helpers import BASE, findings, gpus

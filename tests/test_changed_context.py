@@ -10,11 +10,11 @@ import pytest
 
 from planner.api import load_build
 from planner.catalog import Catalog
-from planner.checks import runner
-from planner.checks.context import Context, Settings, changed_context
-from planner.checks.findings import Change, Finding
+from planner.checks.engine import runner
+from planner.checks.engine.context import Context, Settings, changed_context
+from planner.checks.engine.findings import Change, Finding
+from planner.checks.engine.registry import informing
 from planner.checks.power_fixes import _split_works
-from planner.checks.registry import informing
 from planner.physics.delivery import power_split
 from planner.physics.power import dc_budget
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from planner.build.edit import apply
-from planner.checks.case import takes_board
-from planner.checks.context import Settings
+from planner.checks.engine.context import Settings
+from planner.checks.rules.case import takes_board
 
 from helpers import BASE, build, findings, gpus, report
 
 
 def test_registry_holds_the_first_checks() -> None:
-    from planner.checks.registry import registered
+    from planner.checks.engine.registry import registered
 
     assert {"case.form-factor", "case.gpu-length", "case.gpu-height", "psu.headroom",
             "power-limit.range"} <= set(registered())
@@ -206,7 +206,7 @@ def test_rechecking_only_the_checks_an_edit_can_change_gives_the_same_reports(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Fixes verified with the checks the edit cannot change skipped (and the models it cannot change kept) and
     the informing checks skipped (always) are exactly those a full re-check verifies, on every example build."""
-    import planner.checks.runner as runner
+    import planner.checks.engine.runner as runner
     from planner.api import check_file
     from planner.catalog import Catalog
 
@@ -224,7 +224,7 @@ def test_a_check_declared_informing_only_ever_reports_info() -> None:
     # fix re-checks skip such checks: they weigh only errors and warnings
     from planner.api import check_file
     from planner.catalog import Catalog
-    from planner.checks.registry import informing
+    from planner.checks.engine.registry import informing
 
     from conftest import EXAMPLES
 

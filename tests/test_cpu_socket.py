@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from planner.catalog import Catalog, builtin_dir, parse_part
-from planner.checks.cpu import same_socket
-from planner.checks.findings import Finding
-from planner.checks.runner import run_checks
+from planner.checks.engine.findings import Finding
+from planner.checks.engine.runner import run_checks
+from planner.checks.platform import same_socket
 from planner.errors import CatalogError
 
 from conftest import example

@@ -12,7 +12,7 @@ import pytest
 
 from planner.api import check_file
 from planner.catalog import Catalog
-from planner.checks.registry import registered
+from planner.checks.engine.registry import registered
 from planner.report import Report
 
 from conftest import EXAMPLES

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from planner.checks.findings import Change
+from planner.checks.engine.findings import Change
 from planner.checks.optimize import apply_to_toml, optimize, power_limit_codes
 
 from conftest import EXAMPLES, example, run_cli
@@ -190,9 +190,9 @@ def test_a_build_the_optimiser_cannot_improve_is_printed_unchanged() -> None:
 def test_any_check_can_offer_the_optimisers_limits_on_its_own_finding() -> None:
     from planner.api import load_build
     from planner.catalog import Catalog
-    from planner.checks.context import Context, Settings
-    from planner.checks.power_limit import power_limit_fix
-    from planner.checks.runner import _recheck, run_checks
+    from planner.checks.engine.context import Context, Settings
+    from planner.checks.engine.runner import _recheck, run_checks
+    from planner.checks.rules.power_limit import power_limit_fix
 
     catalog, settings = Catalog(), Settings()
     resolved = load_build(example("fail-dettmers-quad-3090-us-15a.toml"), catalog)

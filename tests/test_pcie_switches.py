@@ -11,7 +11,7 @@ import pytest
 from planner.api import check_build
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog, builtin_dir
-from planner.checks.findings import Finding
+from planner.checks.engine.findings import Finding
 from planner.errors import InputError
 from planner.placement import place
 from planner.placement.diagram import slot_diagram

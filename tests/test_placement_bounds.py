@@ -134,7 +134,7 @@ def test_the_fixes_of_one_check_share_one_allowance_of_states(monkeypatch: pytes
             f'slots = [\n{slots}\n]\n{cards}')
     from planner.build.buildfile import loads
     from planner.build.resolve import resolve
-    from planner.checks.runner import run_checks
+    from planner.checks.engine.runner import run_checks
 
     catalog = Catalog()
     spec, raw = loads(text, "eight-kinds.toml")

@@ -13,7 +13,7 @@ import tomlkit
 from planner.api import load_build
 from planner.build.edit import apply
 from planner.catalog import Catalog
-from planner.checks.findings import Change
+from planner.checks.engine.findings import Change
 from planner.placement import place
 from planner.placement.diagram import slot_diagram
 from planner.placement.tree import CHIPSET, gpus_under, link, pcie_tree

@@ -7,7 +7,7 @@ import pytest
 
 from planner.api import check_build
 from planner.catalog import Catalog
-from planner.checks.findings import Finding
+from planner.checks.engine.findings import Finding
 from planner.checks.limits import candidates, describe
 from planner.models.parts import GpuBoard
 

@@ -7,7 +7,7 @@ import pytest
 
 from planner.api import check_build
 from planner.catalog import Catalog
-from planner.checks.findings import Finding
+from planner.checks.engine.findings import Finding
 from planner.models.parts import Psu
 from planner.physics.delivery import power_split
 from planner.physics.delivery_graph import SOCKET_UNIT, bottleneck

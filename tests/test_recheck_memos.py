@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from planner.api import load_build
 from planner.catalog import Catalog
-from planner.checks import runner
-from planner.checks.context import Context
-from planner.checks.registry import EDIT_PATHS, FIELDS, edit_fields
+from planner.checks.engine import runner
+from planner.checks.engine.context import Context
+from planner.checks.engine.registry import EDIT_PATHS, FIELDS, edit_fields
 
 from conftest import EXAMPLES
 

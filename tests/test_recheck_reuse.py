@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from test_check_reads import BUILDS, _perturbations
 
-import planner.checks.runner as runner
+import planner.checks.engine.runner as runner
 from planner.api import check_file
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
-from planner.checks import registry
-from planner.checks.context import MODEL_DEPENDS, MODEL_READS, Context, Settings
-from planner.checks.findings import Change, Finding
-from planner.checks.registry import codes_reading, informing, registered
-from planner.checks.runner import run_checks, touched
+from planner.checks.engine import registry
+from planner.checks.engine.context import MODEL_DEPENDS, MODEL_READS, Context, Settings
+from planner.checks.engine.findings import Change, Finding
+from planner.checks.engine.registry import codes_reading, informing, registered
+from planner.checks.engine.runner import run_checks, touched
 
 from conftest import EXAMPLES
 from helpers import BASE, build, gpus

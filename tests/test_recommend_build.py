@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from planner.catalog import Catalog
-from planner.checks.runner import run_checks
+from planner.checks.engine.runner import run_checks
 from planner.models.parts import GpuBoard
 from planner.models.workloads import WorkloadModel
 from planner.recommend.fit import BuildFit

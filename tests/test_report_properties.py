@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from planner.build.buildfile import loads
 from planner.build.resolve import resolve
 from planner.catalog import Catalog, builtin_dir
-from planner.checks.context import Context, Settings
-from planner.checks.runner import run_checks
+from planner.checks.engine.context import Context, Settings
+from planner.checks.engine.runner import run_checks
 from planner.errors import InputError
 from planner.models.parts import GpuBoard
 from planner.physics import params

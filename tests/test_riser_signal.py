@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from planner.catalog import Catalog, builtin_dir
-from planner.checks.findings import Finding
-from planner.checks.runner import run_checks
+from planner.checks.engine.findings import Finding
+from planner.checks.engine.runner import run_checks
 
 from conftest import ROOT, example
 from helpers import build

@@ -271,7 +271,7 @@ def test_no_builtin_without_a_catalog_is_bad_input() -> None:
 
 
 def test_every_field_a_check_may_read_has_the_stage_that_chooses_it() -> None:
-    from planner.checks.registry import FIELDS
+    from planner.checks.engine.registry import FIELDS
 
     assert STAGE_OF.keys() == FIELDS.keys()
 

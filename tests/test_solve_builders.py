@@ -26,7 +26,7 @@ def _links(data: dict[str, Any], tmp_path: Path) -> list[tuple[int, str]]:
     """(lanes, where the slot's lanes come from: cpu, chipset or a switch) per GPU of the completed build."""
     from planner.api import load_build
     from planner.catalog import Catalog
-    from planner.checks.context import Context
+    from planner.checks.engine.context import Context
     from planner.placement.layout import layout_of
 
     path = tmp_path / "completed.toml"

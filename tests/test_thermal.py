@@ -12,8 +12,8 @@ import json
 import pytest
 
 from planner.build.edit import apply
-from planner.checks.context import Context
-from planner.checks.thermal import sandwich
+from planner.checks.engine.context import Context
+from planner.checks.rules.thermal import sandwich
 from planner.fmt import watts
 from planner.physics import params
 from planner.physics.thermal import thermal_model

@@ -25,7 +25,7 @@ def fe_pair(slots: str, case: str | None = None, ambient: float = 20) -> str:
 
 
 def temperatures(text: str) -> tuple[GpuThermal, ...]:
-    from planner.checks.context import Context
+    from planner.checks.engine.context import Context
 
     from helpers import TEST_CATALOG
 

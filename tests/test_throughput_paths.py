@@ -16,8 +16,8 @@ from planner.build.buildfile import validate
 from planner.build.edit import apply, set_path
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.checks.context import Context, Settings
-from planner.checks.findings import Change
+from planner.checks.engine.context import Context, Settings
+from planner.checks.engine.findings import Change
 from planner.checks.limits import with_limits
 from planner.checks.optimize import _Search
 from planner.physics.delivery import power_split
@@ -123,8 +123,8 @@ def test_an_optimiser_trial_finds_what_an_unseeded_context_finds(catalog: Catalo
 
 
 def test_replacement_psus_asks_accept_lazily_and_offers_what_filtering_all_first_offers(catalog: Catalog) -> None:
+    from planner.checks.engine.runner import _recheck, run_checks
     from planner.checks.power_fixes import replacement_psus
-    from planner.checks.runner import _recheck, run_checks
     from planner.models.parts import Psu
     from planner.physics.power import rated_watts, runs_on
 

@@ -10,9 +10,9 @@ import pytest
 
 from planner.api import check_file, load_build
 from planner.catalog import Catalog
-from planner.checks import runner
-from planner.checks.context import Context, Settings
-from planner.checks.findings import Change, Finding
+from planner.checks.engine import runner
+from planner.checks.engine.context import Context, Settings
+from planner.checks.engine.findings import Change, Finding
 
 from conftest import EXAMPLES
 
@@ -39,7 +39,7 @@ def test_every_recheck_finds_what_a_worded_check_of_the_edited_build_finds_but_t
     from planner.build.buildfile import validate
     from planner.build.edit import apply
     from planner.build.resolve import resolve
-    from planner.checks.registry import informing
+    from planner.checks.engine.registry import informing
 
     recheck = runner._recheck
     compared = []

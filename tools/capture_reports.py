@@ -24,7 +24,8 @@ BUILDS = sorted((ROOT / "examples" / "builds").glob("*.toml"))
 LABS = sorted((ROOT / "examples" / "labs").glob("*.toml"))
 
 #: Absolute paths and timings vary between trees and runs; they are replaced before comparing.
-_VARYING = [(re.compile(re.escape(str(ROOT))), "<repo>"), (re.compile(r"\b\d+(\.\d+)? ?(ms|s)\b(?= *(elapsed|\)|$))"), "<t>")]
+_VARYING = [(re.compile(re.escape(str(ROOT))), "<repo>"),
+            (re.compile(r"\b\d+(\.\d+)? ?(ms|s)\b(?= *(elapsed|\)|$))"), "<t>")]
 
 
 def commands() -> list[tuple[str, list[str]]]:

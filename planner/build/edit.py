@@ -1,5 +1,5 @@
 """Edit a build's data at a key path (`gpu[0].power_limit`): used to apply and verify fixes. A `Change` is
-one such edit; a fix (planner/checks/findings.py) is a list of them."""
+one such edit; a fix (planner/checks/engine/findings.py) is a list of them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The checks of SPEC §3, one module per code family (case.py holds `case.*`, psu/ holds `psu.*`…), and what they
-share: findings.py (what a check reports), context.py (what it sees), registry.py (`@check(code, reads=…)`, and
-the registry that loads the families on first use), runner.py (`run_checks`, fix re-checks) and optimize.py (the
-power-limit optimiser). This package imports nothing: import the module you need.
+"""The checks: the engine (engine/: findings, context, registry, runner, generated docs), the rules (rules/: one
+module per code family, discovered by the registry), and what the rules and the faces share: the fixes
+(power_fixes.py, slot_fixes.py), case and link arithmetic (case_fit.py, links.py), the power-limit optimiser
+(optimize.py, limits.py) and the plan that combines fixes (plan.py). This package imports nothing: import the
+module you need.
 """

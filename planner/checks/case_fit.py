@@ -3,7 +3,7 @@ case (cpu, slot, riser, thermal, the slot fixes)."""
 
 from __future__ import annotations
 
-from planner.checks.context import Context
+from planner.checks.engine.context import Context
 from planner.models.parts import Case
 from planner.physics import params
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from planner.checks.context import Context
+from planner.checks.engine.context import Context
 from planner.placement import params as placement_params
 from planner.placement.layout import Layout
 from planner.placement.mounts import GpuMount

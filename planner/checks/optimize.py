@@ -19,10 +19,10 @@ from typing import Any, NamedTuple
 from planner import tomlfile
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
-from planner.checks.context import Context, Settings
-from planner.checks.findings import Change, Finding
+from planner.checks.engine.context import Context, Settings
+from planner.checks.engine.findings import Change, Finding
+from planner.checks.engine.registry import codes_reading, informing, registered
 from planner.checks.limits import Limits, alike_tables, candidates, describe, per_table, search_limits, with_limits
-from planner.checks.registry import codes_reading, informing, registered
 
 ProblemKey = tuple[str, str, tuple[str, ...]]  # code, severity, subject
 

@@ -20,8 +20,8 @@ from typing import NamedTuple
 
 from planner.build.parts_list import parts_list
 from planner.build.resolve import ResolvedBuild
-from planner.checks.context import Context, changed_context
-from planner.checks.findings import Change, Finding, Fix
+from planner.checks.engine.context import Context, changed_context
+from planner.checks.engine.findings import Change, Finding, Fix
 from planner.fmt import usd
 
 MAX_STEPS = 4
@@ -148,7 +148,7 @@ def _checked(ctx: Context, changes: list[Change], *, fixes: bool = True) -> tupl
         if changed is None:
             memo[key] = None
         else:
-            from planner.checks.runner import run_checks
+            from planner.checks.engine.runner import run_checks
 
             findings = run_checks(changed.build, ctx.catalog, ctx.settings, context=changed, propose_fixes=fixes)
             memo[key] = (changed, findings)

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from planner.checks.case_fit import cases_for
-from planner.checks.context import Context
-from planner.checks.findings import Change, Fix
+from planner.checks.engine.context import Context
+from planner.checks.engine.findings import Change, Fix
 from planner.fmt import gpu_labels, price_text, watts
 from planner.models.parts import Outlet, Psu
 from planner.physics import params

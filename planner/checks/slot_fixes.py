@@ -13,8 +13,8 @@ from typing import Any
 
 from planner.build.resolve import GpuInstance
 from planner.checks.case_fit import cases_for, takes_board
-from planner.checks.context import Context
-from planner.checks.findings import Change, Fix
+from planner.checks.engine.context import Context
+from planner.checks.engine.findings import Change, Fix
 from planner.errors import CatalogError, UnknownPartError
 from planner.fmt import price_text
 from planner.models.parts import Case, Cpu, GpuBoard, GpuChip, Motherboard, Riser
@@ -264,7 +264,7 @@ def other_boards(ctx: Context, code: str) -> list[Fix]:
     its socket when the build's CPU does not fit it; and, when the cards are too thick for its slot spacing,
     with thinner cards of the same chip (another chip only when none is). Offered for slot failures no card,
     riser or case change alone fixes (fewer full-length slots than cards, or a card in a slot too narrow)."""
-    from planner.checks.cpu import same_socket, supports
+    from planner.checks.platform import same_socket, supports
 
     build = ctx.build
     cards = len(build.gpus)

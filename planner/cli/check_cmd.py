@@ -19,13 +19,13 @@ from planner.report import Report, to_json
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
 
 DEBUG_ENV = "PLANNER_DEBUG"  # set: an internal error also prints its traceback
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
 
     if args.psu_target is not None and not 0.3 <= args.psu_target <= 1.0:
         raise InputError(f"--psu-target must be a fraction between 0.3 and 1.0, got {args.psu_target:g}")

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def run_diff(args: argparse.Namespace) -> int:
     from planner.api import check_build, load_build
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
 
     if str(args.old) == "-" and str(args.new) == "-":
         from planner.errors import InputError

@@ -61,7 +61,7 @@ def run_init(args: argparse.Namespace) -> int:
     from planner.api import check_build
     from planner.build.buildfile import loads
     from planner.build.resolve import resolve
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
 
     if not 1 <= args.gpus <= MAX_GPUS:
         raise InputError(f"--gpus must be 1 to {MAX_GPUS} for the starter board (7 slots, 2-slot cards), "

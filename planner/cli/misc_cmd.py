@@ -21,7 +21,7 @@ def run_schema(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from planner.api import check_build, load_build
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
     from planner.export.formats import FORUM, HTML_FORMAT, SCRIPT_FORMATS, export
     from planner.fmt import printable
 

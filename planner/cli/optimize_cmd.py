@@ -7,7 +7,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING
 
-from planner.checks.findings import Change
+from planner.checks.engine.findings import Change
 from planner.cli.common import catalog_from, write_json, write_output
 from planner.errors import ExitCode, InputError
 from planner.fmt import printable
@@ -15,13 +15,13 @@ from planner.fmt import printable
 if TYPE_CHECKING:
     from planner.build.resolve import ResolvedBuild
     from planner.catalog import Catalog
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
 
 
 def run_optimize(args: argparse.Namespace) -> int:
     from planner.api import load_build
     from planner.build.buildfile import read_text
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
     from planner.checks.optimize import apply_to_toml, optimize
 
     if args.psu_target is not None and not 0.3 <= args.psu_target <= 1.0:
@@ -63,9 +63,9 @@ def still_failing(build: ResolvedBuild, catalog: Catalog, settings: Settings, li
     """The codes of the errors (with `strict`, warnings too) the build has with the optimiser's limits: the
     power problems no limit clears, and every other check's (a slot or case error is no power limit's to
     clear, and the build still fails with it)."""
+    from planner.checks.engine.registry import informing
+    from planner.checks.engine.runner import run_checks
     from planner.checks.limits import with_limits
-    from planner.checks.registry import informing
-    from planner.checks.runner import run_checks
 
     failing = ("error", "warning") if strict else ("error",)
     findings = run_checks(with_limits(build, limits), catalog, settings, propose_fixes=False, skip=informing())

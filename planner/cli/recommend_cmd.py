@@ -210,7 +210,7 @@ def _write_plot(path: Path, rec: Recommendation, force: bool) -> None:
 def _into(args: argparse.Namespace, chosen: Candidate | None, catalog: Catalog) -> tuple[dict[str, Any], str]:
     """Write the chosen cards into the build file, check it, and say what happened."""
     from planner.api import check_file
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
     from planner.cli.render_text import render_report
     from planner.recommend.into import put_gpus
     from planner.report import to_json

@@ -132,7 +132,7 @@ def _into(args: argparse.Namespace, catalog: Catalog, chosen: Candidate | None, 
     """Write the chosen option (the completed build with --complete) into --into and check it."""
     from planner.api import check_file
     from planner.build.buildfile import read_text
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
     from planner.cli.render_text import render_report
     from planner.fileio import atomic_write
     from planner.recommend.complete import option_text

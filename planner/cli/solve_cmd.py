@@ -36,7 +36,7 @@ def catalog_for_solve(args: argparse.Namespace) -> Catalog:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from planner.checks.context import Settings
+    from planner.checks.engine.context import Settings
     from planner.solve import read_partial, solve
 
     if args.budget is not None and args.budget <= 0:

@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
-from planner.checks.context import Context, Settings
+from planner.checks.engine.context import Context, Settings
 from planner.export.formats import _notes, _price_tag
 from planner.export.share import power_lines, shared_rows, totals, without_paths
 from planner.fmt import gpu_labels, percent, printable, usd, watts

@@ -1,6 +1,6 @@
 """Where each GPU sits: motherboard slot or riser mount, the case positions its cooler covers, its lanes.
 
-`Context.placement` (planner/checks/context.py) is what the checks, the report and the thermal model
+`Context.placement` (planner/checks/engine/context.py) is what the checks, the report and the thermal model
 read: `place(build)` keeps the mounts the build file states (`slot = …`, `riser = …`) and lets the exact
 solver of SPEC §4.7 (planner/placement/solver.py) place every other GPU.
 

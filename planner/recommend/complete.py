@@ -26,7 +26,7 @@ from planner import tomlfile
 from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.checks.context import Settings
+from planner.checks.engine.context import Settings
 from planner.errors import InputError
 from planner.fmt import num, usd
 from planner.models.parts import GpuBoard, GpuChip

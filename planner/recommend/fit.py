@@ -14,9 +14,9 @@ from typing import Any
 from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.checks.context import Settings
-from planner.checks.findings import Finding
-from planner.checks.runner import run_checks
+from planner.checks.engine.context import Settings
+from planner.checks.engine.findings import Finding
+from planner.checks.engine.runner import run_checks
 from planner.errors import InputError
 from planner.models.build import Region
 from planner.models.parts import GpuBoard

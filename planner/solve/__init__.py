@@ -13,7 +13,7 @@ from typing import NamedTuple
 from planner.build import buildfile
 from planner.build.resolve import resolve
 from planner.catalog import Catalog
-from planner.checks.context import Settings
+from planner.checks.engine.context import Settings
 from planner.report import Report
 from planner.solve.complete import to_toml
 from planner.solve.explain import BASE_KINDS, Added, added_parts, explain, infeasible_sentence

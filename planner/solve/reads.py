@@ -4,7 +4,7 @@ The search decides the build in stages (STAGES). A check runs at the first stage
 is chosen; its errors there prune the branch, and the complete build is checked in full at the end, so a
 check judged too early could only lose optimality (the brute-force tests would catch it), never let a
 failing build through. What a check reads comes from its own declaration (`@check(code, reads=…)`,
-planner/checks/registry.py), mapped to the stages that choose it (STAGE_OF).
+planner/checks/engine/registry.py), mapped to the stages that choose it (STAGE_OF).
 
 Two fields the search fixes optimistically before they are known: how many PSUs share the heat of conversion
 (`psus.count`, read by the thermal checks: more PSUs, less heat each; judged with as many PSUs as the case
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 
-from planner.checks.registry import registered, version
+from planner.checks.engine.registry import registered, version
 
 #: The search's stages, in order: the board, the case, the riser cables, the CPU, then PSUs and circuits.
 STAGES = ("motherboard", "case", "risers", "cpu", "psu")

@@ -25,12 +25,12 @@ from planner.build import buildfile
 from planner.build.base_system import BaseItem, base_price, base_system
 from planner.build.resolve import DEFAULT_OUTLETS, CircuitUse, GpuInstance, PsuUse, ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.checks.case import assign
-from planner.checks.context import Context, Settings
-from planner.checks.cpu import same_socket
-from planner.checks.findings import Finding
-from planner.checks.registry import registered
-from planner.checks.runner import run_checks
+from planner.checks.engine.context import Context, Settings
+from planner.checks.engine.findings import Finding
+from planner.checks.engine.registry import registered
+from planner.checks.engine.runner import run_checks
+from planner.checks.platform import same_socket
+from planner.checks.rules.case import assign
 from planner.errors import InputError
 from planner.models.build import Region
 from planner.models.parts import Case, Cpu, Motherboard, Outlet, Psu, Riser

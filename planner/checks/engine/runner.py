@@ -1,6 +1,6 @@
 """Running the checks on a build, and re-checking it with a fix applied.
 
-Which checks an edit can change comes from what each check declares it reads (planner/checks/registry.py), and
+Which checks an edit can change comes from what each check declares it reads (planner/checks/engine/registry.py), and
 which models it can change from what each model reads (context.py, MODEL_READS): on a re-check, a check that
 reads none of the fields the edit touches keeps the unchanged build's findings, and a model that reads none of
 them is the unchanged build's (an edit of power limits, PSUs or circuits moves no card: the placement is kept).
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
-from planner.checks.context import Context, Settings, changed_context
-from planner.checks.findings import SEVERITY_RANK, Change, Finding
-from planner.checks.registry import codes_reading_none, edit_fields, informing, registered
+from planner.checks.engine.context import Context, Settings, changed_context
+from planner.checks.engine.findings import SEVERITY_RANK, Change, Finding
+from planner.checks.engine.registry import codes_reading_none, edit_fields, informing, registered
 from planner.errors import InputError
 
 

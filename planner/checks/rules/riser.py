@@ -12,10 +12,10 @@ from typing import Any
 
 from planner.checks import slot_fixes
 from planner.checks.case_fit import cases_for
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Change, Finding, Fix
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Change, Finding, Fix
+from planner.checks.engine.registry import check
 from planner.checks.links import lane_bandwidth
-from planner.checks.registry import check
 from planner.fmt import mm, names
 from planner.models.parts import Riser
 from planner.placement import params as placement_params
@@ -56,7 +56,10 @@ def clean_gen(riser: Riser, gen: int, validated: bool = False) -> int:
     return next((g for g in range(gen - 1, 0, -1) if riser_problem(riser, g, validated) is None), 1)
 
 
-@check("riser.mount", reads=MODEL_READS["placement"])
+@check("riser.mount", reads=MODEL_READS["placement"], order=140, section="Fit",
+       error="more risers than the case's vertical/remote mounts",
+       warning="—",
+       evidence="case spec")
 def mounts(ctx: Context) -> list[Finding]:
     """Vertical/remote mounts for the GPUs on riser cables (error when too few)."""
     build, case = ctx.build, ctx.build.case
@@ -67,8 +70,8 @@ def mounts(ctx: Context) -> list[Finding]:
     slots = tuple(m.slot if m is not None else None for m in ctx.placement.mounts)
     info = shortfall(problem, slots)
     left = [build.gpus[g].label for g in info.without_mount]
-    return [Finding(
-        code="riser.mount", severity="error",
+    return [mounts.finding(
+        severity="error",
         message=f"{info.mount_sentence or ''}, so {names(left)} {'has' if len(left) == 1 else 'have'} nowhere to go.",
         subject=[*(f"GPU{g + 1}" for g in info.without_mount), case.id], value=len(on_cables),
         limit=case.vertical_gpu_mounts, unit="mounts",
@@ -98,7 +101,12 @@ def _off_risers(ctx: Context, problem: Problem) -> list[Fix]:
                                       [Change(path="gpu", value=tables)])], "riser.mount")
 
 
-@check("riser.signal", reads=MODEL_READS["placement"] | {"cpu"})
+@check("riser.signal", reads=MODEL_READS["placement"] | {"cpu"}, order=150, section="Fit",
+       error="—",
+       warning=("a PCIe 4.0+ link over a passive ribbon riser at any length unless its maker validated the "
+                "pairing; a riser rated below the link; Gen5 without a retimer"),
+       evidence=("documented failures (Level1Techs 6×3090 rig booting only at Gen3, AER errors on ribbon risers, "
+                 "Fractal's Ridge riser at Gen4); the outcome depends on card, board and cable, so never an error"))
 def signal(ctx: Context) -> list[Finding]:
     """A riser's construction, signal conditioning and rating against the PCIe generation of the link it carries
     (warnings only: whether a marginal link fails depends on the card, the board and the cable)."""
@@ -117,8 +125,8 @@ def signal(ctx: Context) -> list[Finding]:
         slower = clean_gen(riser, gen, validated)
         better = "a retimer riser" if gen >= 5 else "a redriver/retimer kit or shielded twinax cables"
         why = f"the fastest a {riser.signal} {riser.construction} riser is trusted at; " if slower < gen - 1 else ""
-        findings.append(Finding(
-            code="riser.signal", severity="warning",
+        findings.append(signal.finding(
+            severity="warning",
             message=f"GPU{gpu.index + 1}'s PCIe {gen}.0 link runs over the {riser.name}{_path(ctx, mount.gpu)}: "
                     f"{problem}; expect link errors, crashes or a slower link unless {slot} is set to PCIe "
                     f"{slower}.0 in the BIOS ({why}{_bandwidth_cost(lanes, gen, slower)}) or the link runs over "

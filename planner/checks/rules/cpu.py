@@ -14,50 +14,44 @@ import math
 from collections.abc import Iterator
 
 from planner.checks.case_fit import takes_board
-from planner.checks.context import Context
-from planner.checks.findings import Change, Finding, Fix
-from planner.checks.registry import check
+from planner.checks.engine.context import Context
+from planner.checks.engine.findings import Change, Finding, Fix
+from planner.checks.engine.registry import check
+from planner.checks.platform import same_socket, supports
 from planner.fmt import names, price_text
 from planner.models.parts import Cpu, Motherboard
-
-
-def same_socket(a: str, b: str) -> bool:
-    """Socket names as makers and catalogs write them: case and spaces do not matter (`LGA 1700` = `LGA1700`)."""
-    return a.replace(" ", "").casefold() == b.replace(" ", "").casefold()
-
-
-def supports(board: Motherboard, cpu: Cpu) -> bool | None:
-    """Does the board's CPU support list include the CPU? None when either record is missing (unknown)."""
-    if not board.cpu_generations or cpu.generation is None:
-        return None
-    return cpu.generation in board.cpu_generations
 
 
 def _platform(board: Motherboard) -> str:
     return f"{board.chipset} " if board.chipset else ""
 
 
-@check("cpu.socket", reads={"cpu", "motherboard"})
+@check("cpu.socket", reads={"cpu", "motherboard"}, order=60, section="Fit",
+       error="the CPU's socket differs from the board's",
+       warning=("same socket, but the CPU's generation is not on the board's sourced support list (platform "
+                "caveat); info: a generation that needs a BIOS update"),
+       evidence=("socket is a physical fact; support lists from board spec pages (`platform_source`); nothing when"
+                 " unrecorded"))
 def cpu_socket(ctx: Context) -> list[Finding]:
     """The CPU's socket, and its generation against the board's CPU support list."""
     cpu, board = ctx.build.cpu, ctx.build.motherboard
     if not same_socket(cpu.socket, board.socket):
-        return [Finding(
-            code="cpu.socket", severity="error",
+        return [cpu_socket.finding(
+            severity="error",
             message=f"The {cpu.name} is a socket {cpu.socket} CPU, but the {board.name} has socket {board.socket}: "
                     "it does not fit.",
             subject=[cpu.id, board.id], fixes=_socket_fixes(ctx))]
     if supports(board, cpu) is False:
-        return [Finding(
-            code="cpu.socket", severity="warning",
+        return [cpu_socket.finding(
+            severity="warning",
             message=f"Platform caveat: the {cpu.name} ({cpu.generation}) fits the {board.name}'s {board.socket} "
                     f"socket, but the board's {_platform(board)}platform supports only {names(board.cpu_generations)}"
                     f" (its CPU support list; `planner catalog show {board.id}` gives the source): expect it not to "
                     "boot there.",
             subject=[cpu.id, board.id], fixes=_platform_fixes(ctx))]
     if cpu.generation is not None and cpu.generation in board.bios_update_for:
-        return [Finding(
-            code="cpu.socket", severity="info",
+        return [cpu_socket.finding(
+            severity="info",
             message=f"The {board.name} runs {cpu.generation} CPUs such as the {cpu.name} only from a BIOS newer than "
                     f"early boards shipped with (`planner catalog show {board.id}` gives the source): check the "
                     "board's BIOS version before fitting the CPU, or update it first (BIOS FlashBack needs no CPU "

@@ -6,9 +6,9 @@ a mismatch is a physical fact, so an error.
 
 from __future__ import annotations
 
-from planner.checks.context import Context
-from planner.checks.findings import Change, Finding, Fix
-from planner.checks.registry import check
+from planner.checks.engine.context import Context
+from planner.checks.engine.findings import Change, Finding, Fix
+from planner.checks.engine.registry import check
 from planner.fmt import names
 
 #: How findings name a DIMM kind (`extras.ram_type`, a board's `memory_types`).
@@ -16,7 +16,10 @@ RAM_NAMES = {"ddr4": "unbuffered DDR4", "ddr5": "unbuffered DDR5", "ddr4-rdimm":
              "ddr5-rdimm": "registered DDR5 (RDIMM)"}
 
 
-@check("memory.type", reads={"ram", "motherboard"})
+@check("memory.type", reads={"ram", "motherboard"}, order=70, section="Fit",
+       error=("`[extras] ram_type` not among the board's sourced `memory_types` (DDR generation, UDIMM vs RDIMM)"),
+       warning="—",
+       evidence="board spec pages; nothing when either is unknown")
 def memory_type(ctx: Context) -> list[Finding]:
     """The RAM named in `[extras] ram_type` against the DIMM kinds the board takes."""
     ram, board = ctx.build.extras.ram_type, ctx.build.motherboard
@@ -30,8 +33,8 @@ def memory_type(ctx: Context) -> list[Finding]:
         why = "registered DIMMs do not run on this platform"
     else:
         why = "unbuffered DIMMs do not run on this registered-memory platform"
-    return [Finding(
-        code="memory.type", severity="error",
+    return [memory_type.finding(
+        severity="error",
         message=f"The build's RAM is {RAM_NAMES[ram]} (extras.ram_type), but the {board.name} takes only {taken}: "
                 f"{why}.",
         subject=[board.id], fixes=_memory_fixes(ctx, generation, registered))]

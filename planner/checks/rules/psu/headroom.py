@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Finding, Fix, Severity
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Finding, Fix, Severity
+from planner.checks.engine.registry import check
 from planner.checks.power_fixes import high_line_psus, limit_cut_fix, replacement_psus, second_psu_fixes
-from planner.checks.registry import check
 from planner.fmt import gpu_labels, num, percent, watts
 from planner.models.parts import Psu
 from planner.physics import params
@@ -30,7 +30,10 @@ def share_contents(ctx: Context, share: PsuShare) -> str:
     return f"{gpus} {watts(gpu_load)}, CPU {watts(budget.cpu)}, rest {watts(budget.rest - budget.cpu)}"
 
 
-@check("psu.headroom", reads=MODEL_READS["power_split"])
+@check("psu.headroom", reads=MODEL_READS["power_split"], order=160, section="Power",
+       error="sustained DC load over the PSU's rating on its circuit (derated at 115 V)",
+       warning="over the 80 % target (`--psu-target`)",
+       evidence="the unit's rating; the target is sizing practice")
 def psu_headroom(ctx: Context) -> list[Finding]:
     """Each PSU's sustained DC load against its rating at the circuit's voltage (error > 100 %, warning > target)."""
     findings = []
@@ -41,8 +44,8 @@ def psu_headroom(ctx: Context) -> list[Finding]:
         over = share.fraction > 1.0
         part = ctx.build.psus[share.psu].part
         message = _headroom_message(ctx, share, part, over, target) if ctx.wording else ""
-        findings.append(Finding(
-            code="psu.headroom", severity="error" if over else "warning", message=message, subject=[part.id],
+        findings.append(psu_headroom.finding(
+            severity="error" if over else "warning", message=message, subject=[part.id],
             value=share.load, limit=share.rating if over else share.rating * target, unit="W",
             fixes=_headroom_fixes(ctx, share, target)))
     return findings
@@ -77,7 +80,15 @@ def _headroom_fixes(ctx: Context, share: PsuShare, target: float) -> list[Fix]:
     return fixes
 
 
-@check("psu.transient", reads=MODEL_READS["power_split"])
+@check("psu.transient", reads=MODEL_READS["power_split"], order=170, section="Power",
+       error=("the cards' coincident excursions plus the rest exceed what the PSU rides in a window its protection"
+              " acts on (1–5, 5–10, 10–20 ms), **and** both the cards' figures (measured on that card or chip) and"
+              " the PSU's (its ATX 3.x excursion table, or its measured over-power trip point) are evidence"),
+       warning=("the same comparison over on an assumed figure (cards with no measurement of their chip use the "
+                "RTX 5090 FE's; unmeasured ATX 2.x units are given 118 % of their rating, the 10th percentile of "
+                "measured units), or within 10 % of the capability"),
+       evidence=("Igor's Lab per-window measurements; Intel's ATX 3.x excursion table; reviews' OPP trip points "
+                 "(`opp_trip`); spikes under 1 ms are ridden by bulk capacitors and not compared"))
 def psu_transient(ctx: Context) -> list[Finding]:
     """Coincident GPU excursions on top of the rest of the load against what each PSU rides, in the windows its
     protection acts on (1–20 ms): error when over on measured figures, warning when over on assumed ones or
@@ -104,8 +115,8 @@ def psu_transient(ctx: Context) -> list[Finding]:
         severity: Severity = "error" if proven else "warning"
         message = (_transient_message(ctx, share, shapes, window, demand, able, steady, proven, over, gpus_measured)
                    if ctx.wording else "")
-        findings.append(Finding(
-            code="psu.transient", severity=severity, message=message, subject=[part.id],
+        findings.append(psu_transient.finding(
+            severity=severity, message=message, subject=[part.id],
             value=round(demand[window], 1), limit=round(able.watts[window], 1), unit="W",
             fixes=_transient_fixes(ctx, share, demand, able)))
     return findings

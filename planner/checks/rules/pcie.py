@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from planner.checks import slot_fixes
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Change, Finding, Fix
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Change, Finding, Fix
+from planner.checks.engine.registry import check
 from planner.checks.links import lane_bandwidth, linked_mounts
-from planner.checks.registry import check
 from planner.fmt import names
 from planner.models.parts import Cpu
 from planner.physics.interconnect import peer_to_peer
@@ -22,7 +22,14 @@ from planner.placement.layout import Layout, SwitchSite, layout_of, uplink_gen
 from planner.placement.mounts import GpuMount
 
 
-@check("pcie.cpu-lanes", reads=MODEL_READS["placement"] | {"cpu"})
+@check("pcie.cpu-lanes", reads=MODEL_READS["placement"] | {"cpu"}, order=130, section="Fit",
+       error="—",
+       warning=("the lanes the GPU slots take from the CPU exceed its published lanes (a switch's uplink counted "
+                "once)"),
+       evidence=("CPU spec, board layout; info: what cards behind one PCIe switch share, and where their traffic "
+                 "goes by chip (inside the switch, or through host memory on GeForce RTX 40/50, whose driver "
+                 "disables peer-to-peer: `physics/interconnect.py`, sources in `physics/params.py` "
+                 "`NO_P2P_GEFORCE`)"))
 def cpu_lanes(ctx: Context) -> list[Finding]:
     """Lanes the GPUs want from the CPU against the lanes it has (warning when over-subscribed); a PCIe switch
     takes its upstream lanes once for all the cards behind it, and what those cards share is stated (info)."""
@@ -46,8 +53,8 @@ def cpu_lanes(ctx: Context) -> list[Finding]:
         breakdown = " + ".join([*(f"{n} × x{w}" for w, n in sorted(widths.items(), reverse=True)),
                                 *(f"{n} × x{w} switch uplink{'s' if n > 1 else ''}"
                                   for w, n in sorted(uplink_widths.items(), reverse=True))])
-        findings.append(Finding(
-            code="pcie.cpu-lanes", severity="warning",
+        findings.append(cpu_lanes.finding(
+            severity="warning",
             message=f"The GPUs in CPU slots want {wanted} lanes ({breakdown}) but the {cpu.name} has {cpu.pcie_lanes}: "
                     f"with this CPU the board runs some slots{' or switch uplinks' if uplinks else ''} narrower or "
                     "turns slots off (see its manual's lane table).",
@@ -61,8 +68,8 @@ def cpu_lanes(ctx: Context) -> list[Finding]:
     if len(chipset_fed) > 1:
         uplink = int(placement_params.CHIPSET_UPLINK_LANES.value)
         gen = min(int(m.gen or 3) for m in chipset_fed)
-        findings.append(Finding(
-            code="pcie.cpu-lanes", severity="info",
+        findings.append(cpu_lanes.finding(
+            severity="info",
             message=f"{names(f'GPU{m.gpu + 1}' for m in chipset_fed)} sit in chipset slots and share its x{uplink} "
                     f"link to the CPU ({uplink * lane_bandwidth(gen):.1f} GB/s each way at PCIe {gen}.0, for all of "
                     "them and the drives and USB behind the chipset).",
@@ -103,7 +110,7 @@ def _shared_uplink(ctx: Context, switch: SwitchSite, members: list[GpuMount], sh
         message = (f"{names(labels)} sit behind {chip} and share its {link}: {uplink:.1f} GB/s each way{at_most} "
                    f"between them and the {where} (each card's own link moves up to {max(links):.1f} GB/s); "
                    f"{_between_them(ctx, members, where)}{estimated}.")
-    return Finding(code="pcie.cpu-lanes", severity="info", message=message, subject=[*labels, switch.name],
+    return cpu_lanes.finding(severity="info", message=message, subject=[*labels, switch.name],
                    value=sum(int(m.lanes or 0) for m in members), limit=switch.lanes, unit="lanes")
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Finding, Fix, Severity
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Finding, Fix, Severity
+from planner.checks.engine.registry import check
 from planner.checks.power_fixes import limit_cut_fix, move_psu_fix, outlet_fixes, second_circuit_fix
-from planner.checks.psu.headroom import psu_name
-from planner.checks.registry import check
+from planner.checks.rules.psu.headroom import psu_name
 from planner.fmt import num, percent, watts
 from planner.models.parts import Outlet
 from planner.physics import params
@@ -60,7 +60,14 @@ def _carries(ctx: Context, circuit: CircuitDraw) -> str:
     return f"{watts(circuit.wall)} at the wall ({'; '.join(parts)})" if parts else f"{watts(circuit.wall)} at the wall"
 
 
-@check("outlet.continuous", reads=MODEL_READS["power_split"])
+@check("outlet.continuous", reads=MODEL_READS["power_split"], order=210, section="The wall",
+       error=("the circuit's sustained wall draw (DC ÷ efficiency, plus other load) is over its breaker's rating: "
+              "\"the breaker will trip\""),
+       warning=("over the continuous limit (NEC 80 % for loads of three hours or more in North America; the stated"
+                " regional practice elsewhere, marked when it is an estimate): the breaker holds it, but long runs"
+                " can nuisance-trip in a warm panel"),
+       evidence=("UL 489 (holds 100 %, trips at 135 % within an hour), IEC 60898-1 (1.13 × held, 1.45 × trips "
+                 "within an hour); NEC 210.23(A)(1)"))
 def outlet_continuous(ctx: Context) -> list[Finding]:
     """Each circuit's sustained wall draw (DC ÷ efficiency, plus other load) against its breaker rating (error) and
     the continuous limit for multi-hour loads (warning)."""
@@ -75,8 +82,8 @@ def outlet_continuous(ctx: Context) -> list[Finding]:
         else:
             severity, shown_limit = "warning", limit
         message = _continuous_message(ctx, circuit, limit, breaker) if ctx.wording else ""
-        findings.append(Finding(
-            code="outlet.continuous", severity=severity, message=message,
+        findings.append(outlet_continuous.finding(
+            severity=severity, message=message,
             subject=[circuit.name, circuit.outlet.id], value=circuit.wall, limit=shown_limit, unit="W",
             fixes=_continuous_fixes(ctx, circuit, limit)))
     return findings
@@ -115,7 +122,12 @@ def _continuous_fixes(ctx: Context, circuit: CircuitDraw, allowed: float) -> lis
     return fixes
 
 
-@check("outlet.peak", reads=MODEL_READS["power_split"])
+@check("outlet.peak", reads=MODEL_READS["power_split"], order=220, section="The wall",
+       error="—",
+       warning=("the wall draw with every card at its 1–5 ms excursion passes 3 × the breaker rating, where a type"
+                " B breaker's instantaneous trip may act (info when it is only over the rating: the breaker rides "
+                "it)"),
+       evidence="IEC 60898-1 instantaneous trip classes; thermal trip needs seconds to minutes")
 def outlet_peak(ctx: Context) -> list[Finding]:
     """Each circuit's wall draw with coincident GPU transients against its breaker: over the rating it rides
     through (info); over the lowest instantaneous trip it may trip at once (warning)."""
@@ -129,15 +141,15 @@ def outlet_peak(ctx: Context) -> list[Finding]:
                 f" draw {watts(circuit.peak_wall)} at the wall, {percent(circuit.peak_wall / breaker)} of its"
                 f" {watts(breaker)} breaker rating") if ctx.wording else ""
         if circuit.peak_wall <= breaker * instant:
-            findings.append(Finding(
-                code="outlet.peak", severity="info",
+            findings.append(outlet_peak.finding(
+                severity="info",
                 message=f"{head}; the breaker rides through it (its thermal trip needs seconds to minutes at that"
                         f" level, its instantaneous trip {num(instant)} × its rating or more)." if ctx.wording else "",
                 subject=[circuit.name, circuit.outlet.id], value=circuit.peak_wall, limit=breaker * instant,
                 unit="W"))
             continue
-        findings.append(Finding(
-            code="outlet.peak", severity="warning",
+        findings.append(outlet_peak.finding(
+            severity="warning",
             message=f"{head}: past {num(instant)} × its rating, where a type B breaker's instantaneous trip may"
                     " act; the machine may lose power on a load step." if ctx.wording else "",
             subject=[circuit.name, circuit.outlet.id], value=circuit.peak_wall, limit=breaker * instant, unit="W",
@@ -146,7 +158,11 @@ def outlet_peak(ctx: Context) -> list[Finding]:
     return findings
 
 
-@check("outlet.inlet", reads=MODEL_READS["power_split"])
+@check("outlet.inlet", reads=MODEL_READS["power_split"], order=230, section="The wall",
+       error=("a PSU's current over its plug's or inlet coupler's rating; a 200–240 V-only unit on a 100–127 V "
+              "circuit"),
+       warning="— (multi-hour loads over the continuous limit are `outlet.continuous`'s warning)",
+       evidence="NEMA/BS/IEC 60320 plug and coupler ratings, the PSU's input range")
 def outlet_inlet(ctx: Context) -> list[Finding]:
     """Each PSU's AC input against its circuit: the voltage it accepts, and the current its inlet and cord carry."""
     findings = []
@@ -156,8 +172,8 @@ def outlet_inlet(ctx: Context) -> list[Finding]:
             part = ctx.build.psus[p].part
             if part.min_input_voltage is not None and outlet.voltage < part.min_input_voltage:
                 name = psu_name(ctx, p)
-                findings.append(Finding(
-                    code="outlet.inlet", severity="error",
+                findings.append(outlet_inlet.finding(
+                    severity="error",
                     message=f"{name[0].upper()}{name[1:]} runs only on {num(part.min_input_voltage)} V or more, but"
                             f" {_circuit_label(circuit)} supplies {num(outlet.voltage)} V; it will not power up.",
                     subject=[part.id, circuit.name], value=outlet.voltage, limit=part.min_input_voltage, unit="V",
@@ -178,8 +194,8 @@ def outlet_inlet(ctx: Context) -> list[Finding]:
             if fix:
                 fixes.append(fix)
             fixes.extend(outlet_fixes(ctx, circuit.name, "outlet.inlet"))
-            findings.append(Finding(
-                code="outlet.inlet", severity="error", message=message, subject=[part.id, circuit.name],
+            findings.append(outlet_inlet.finding(
+                severity="error", message=message, subject=[part.id, circuit.name],
                 value=round(current, 2), limit=cord.current, unit="A", fixes=fixes))
     return findings
 

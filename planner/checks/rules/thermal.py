@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 from planner.build.resolve import ResolvedBuild
 from planner.checks.case_fit import takes_board
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Change, Finding, Fix
-from planner.checks.registry import check
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Change, Finding, Fix
+from planner.checks.engine.registry import check
 from planner.fmt import num, percent, price_text, watts
 from planner.models.parts import Case
 from planner.physics import params
@@ -112,7 +112,14 @@ def _below_targets(thermal: Thermal, build: ResolvedBuild) -> bool:
                for t in thermal.gpus)
 
 
-@check("thermal.gpu-temp", reads=MODEL_READS["performance"])
+@check("thermal.gpu-temp", reads=MODEL_READS["performance"], order=260, section="Heat",
+       error=("predicted temperature at the card's maximum operating temperature (hard throttling), when the "
+              "layout under the card and the case's intake are known"),
+       warning=("at or above its temperature target (boost clocks drop: the loss is stated, with the power and "
+                "temperature it settles at, the summary's `power_w` and `temperature_c`); at the maximum on an "
+                "assumed layout or assumed intake fans"),
+       evidence=("nvidia-smi throttle points; cooler rises calibrated on single-card measurements and two touching"
+                 " RTX 3090 FEs over a PSU (club-3090 #178)"))
 def gpu_temperature(ctx: Context) -> list[Finding]:
     """Each GPU's predicted temperature against its temperature target and maximum operating temperature."""
     findings = []
@@ -132,8 +139,8 @@ def gpu_temperature(ctx: Context) -> list[Finding]:
         if fixes is None:
             fixes = _thermal_fix(ctx, "thermal.gpu-temp", "keeps every GPU below its temperature target",
                                  lambda thermal: _below_targets(thermal, ctx.build))
-        findings.append(Finding(
-            code="thermal.gpu-temp", severity="error" if hard else "warning", message=message,
+        findings.append(gpu_temperature.finding(
+            severity="error" if hard else "warning", message=message,
             subject=[f"GPU{t.gpu + 1}", board.id], value=round(t.unthrottled_c, 1),
             limit=board.temp_max_operating if hard else board.temp_target, unit="°C",
             fixes=[*fixes, *_cooling_advice(ctx, t)]))
@@ -205,7 +212,11 @@ def _cooling_advice(ctx: Context, t: GpuThermal) -> list[Fix]:
     return []
 
 
-@check("thermal.sandwich", reads=MODEL_READS["thermal"])
+@check("thermal.sandwich", reads=MODEL_READS["thermal"], order=270, section="Heat",
+       error="—",
+       warning=("an open-air or flow-through card with no free slot under it, or less than one slot of room over "
+                "the PSU shroud, a drive cage or the floor"),
+       evidence="vendor spacing advice; the same measurement")
 def sandwich(ctx: Context) -> list[Finding]:
     """Open-air (and flow-through) cards with no free slot below them breathe the next card's exhaust, or,
     right over the PSU shroud, a drive cage or the floor, their own."""
@@ -215,8 +226,8 @@ def sandwich(ctx: Context) -> list[Finding]:
             continue
         board = ctx.build.gpus[t.gpu].board
         below = ctx.build.gpus[t.sandwiched_by].board
-        findings.append(Finding(
-            code="thermal.sandwich", severity="warning",
+        findings.append(sandwich.finding(
+            severity="warning",
             message=f"GPU{t.gpu + 1} ({board.name}, {board.cooler} cooler) sits directly on GPU{t.sandwiched_by + 1}"
                     f" ({below.name}) with no free slot between them: it draws that card's exhaust "
                     f"({_inlet(t)}) and cools {_worse(params.SANDWICH_PENALTY)}{_side_panel(ctx, t)}."
@@ -229,8 +240,8 @@ def sandwich(ctx: Context) -> list[Finding]:
         if t.floor is None:
             continue
         board = ctx.build.gpus[t.gpu].board
-        findings.append(Finding(
-            code="thermal.sandwich", severity="warning",
+        findings.append(sandwich.finding(
+            severity="warning",
             message=f"GPU{t.gpu + 1} ({board.name}, {board.cooler} cooler) draws its air from below, but its fans "
                     f"face {t.floor.what} {t.floor.gap_mm:.0f} mm away, less than one free slot "
                     f"({params.STARVED_INTAKE_GAP.value:.0f} mm): part of its own exhaust comes back into its intake "
@@ -243,8 +254,8 @@ def sandwich(ctx: Context) -> list[Finding]:
     open_air = [t for t in ctx.thermal.gpus if ctx.build.gpus[t.gpu].board.cooler in BOTTOM_INTAKE]
     if unknown and len(open_air) > 1:
         labels = [f"GPU{t.gpu + 1}" for t in unknown]
-        findings.append(Finding(
-            code="thermal.sandwich", severity="info",
+        findings.append(sandwich.finding(
+            severity="info",
             message=f"{', '.join(labels)} {'has' if len(labels) == 1 else 'have'} no slot yet, so whether cards "
                     "that draw their air from below sit without a free slot under them is unknown; their "
                     "temperatures assume well-mixed case air and no neighbour.",
@@ -252,7 +263,10 @@ def sandwich(ctx: Context) -> list[Finding]:
     return findings
 
 
-@check("thermal.passive", reads={"gpus", "case"})
+@check("thermal.passive", reads={"gpus", "case"}, order=280, section="Heat",
+       error="a passive datacenter card in a chassis without server airflow",
+       warning="—",
+       evidence="the cards' cooling requirements")
 def passive(ctx: Context) -> list[Finding]:
     """Passive (datacenter) cards need a chassis that forces air through them."""
     build = ctx.build
@@ -265,8 +279,8 @@ def passive(ctx: Context) -> list[Finding]:
     findings = []
     for board_id, labels in boards.items():
         board = next(g.board for g in build.gpus if g.board.id == board_id)
-        findings.append(Finding(
-            code="thermal.passive", severity="error",
+        findings.append(passive.finding(
+            severity="error",
             message=f"The {board.name} ({', '.join(labels)}) is passively cooled: it relies on a server chassis "
                     f"forcing air through its fins, which the {build.case.name} does not do; it would overheat "
                     "and shut down under load.",
@@ -295,7 +309,13 @@ def _server_cases(ctx: Context) -> list[Fix]:
                             "so this is not re-checked)")]
 
 
-@check("thermal.case", reads=MODEL_READS["budget"] | {"case", "ambient"})  # the case air alone: no placement, no PSU
+# the case air alone: no placement, no PSU
+@check("thermal.case", reads=MODEL_READS["budget"] | {"case", "ambient"}, order=290, section="Heat",
+       error=("the case air rises more than 15 °C over the room on known intake airflow; a case sold without fans "
+              "with `fans = 0` (no fan moves air)"),
+       warning=("more than 10 °C; over 15 °C on assumed fans (the catalog does not know the case's stock intake); "
+                "`fans = 0` in a case whose 0 CFM is an estimate"),
+       evidence="the thresholds are SPEC §3's, not a measured failure point (see below)")
 def case_air(ctx: Context) -> list[Finding]:
     """The case air's rise over the room from the heat released inside and the intake airflow."""
     air = ctx.thermal.case
@@ -334,8 +354,8 @@ def case_air(ctx: Context) -> list[Finding]:
                                       f"keeps the case air rise under {params.CASE_RISE_WARNING.value:g} °C",
                                       lambda thermal: thermal.case.rise_c is not None
                                       and thermal.case.rise_c <= params.CASE_RISE_WARNING.value))
-    return [Finding(
-        code="thermal.case", severity="error" if hard else "warning", message=message, subject=[build.case.id],
+    return [case_air.finding(
+        severity="error" if hard else "warning", message=message, subject=[build.case.id],
         value=round(air.rise_c, 1),
         limit=params.CASE_RISE_ERROR.value if hard else params.CASE_RISE_WARNING.value, unit="°C", fixes=fixes)]
 
@@ -347,8 +367,8 @@ def _no_airflow(ctx: Context) -> Finding:
     fix = _airflow_fix(ctx) if ctx.propose_fixes else None
     # that it ships without fans is then an assumption (judged as sourced when the solver chooses)
     estimated = "intake_airflow" in build.case.estimated and not ctx.settings.estimates_as_sourced
-    return Finding(
-        code="thermal.case", severity="warning" if estimated else "error",
+    return case_air.finding(
+        severity="warning" if estimated else "error",
         message=f"No fan moves air through the case: the {build.case.name} ships without intake fans"
                 f"{' (an estimate: check what it ships with)' if estimated else ''} and [extras] says fans = 0, "
                 f"so the {watts(air.heat_w)} of heat released inside (GPUs {watts(air.heat_w - ctx.budget.rest)}, "

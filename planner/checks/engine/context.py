@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.build.resolve import ResolvedBuild
-from planner.checks.findings import Change, Finding, Fix
+from planner.checks.engine.findings import Change, Finding, Fix
 from planner.models.build import Region
 from planner.physics import params
 from planner.physics.delivery import Split, power_split
@@ -21,7 +21,7 @@ from planner.placement.solver import SearchAllowance
 if TYPE_CHECKING:
     from planner.catalog import Catalog
 
-#: What each model of the Context reads of the build (planner/checks/registry.py FIELDS): a check that uses a
+#: What each model of the Context reads of the build (planner/checks/engine/registry.py FIELDS): a check that uses a
 #: model reads all of it. Where the cards sit reads no CPU, but the generation each link runs at (a mount's
 #: `gen`, the PCIe tree) does: a check that states or judges link speeds reads `cpu` too.
 _BUDGET = frozenset({"gpus", "gpus.power_limit", "cpu", "ram", "extras"})

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator, Sequence
 
 from planner.checks import slot_fixes
 from planner.checks.case_fit import cases_for, takes_board
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Change, Finding, Fix, estimated
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Change, Finding, Fix, estimated
+from planner.checks.engine.registry import check
 from planner.checks.links import estimated_note, placed_mounts, span
 from planner.checks.power_fixes import replacement_psus
-from planner.checks.registry import check
 from planner.errors import CatalogError, UnknownPartError
 from planner.fmt import mm, names, price_text
 from planner.models.parts import MOUNT_TAKES, Case, GpuBoard, GpuChip, Psu, PsuMount
@@ -42,14 +42,17 @@ def _other_cases(ctx: Context, code: str, reason: Callable[[Case], str]) -> list
     return ctx.first_verified(tries, code, wanted=2, most=6)
 
 
-@check("case.form-factor", reads={"motherboard", "case"})
+@check("case.form-factor", reads={"motherboard", "case"}, order=10, section="Fit",
+       error="the case does not list the board's form factor",
+       warning="—",
+       evidence="case and board spec pages")
 def form_factor(ctx: Context) -> list[Finding]:
     """The motherboard's form factor fits the case."""
     case, board = ctx.build.case, ctx.build.motherboard
     if takes_board(case, board.form_factor):
         return []
-    return [Finding(
-        code="case.form-factor", severity="error",
+    return [form_factor.finding(
+        severity="error",
         message=f"The {board.name} is {board.form_factor.upper()}, but the {case.name} takes only "
                 f"{', '.join(f.upper() for f in case.form_factors)} boards.",
         subject=[case.id, board.id],
@@ -58,7 +61,10 @@ def form_factor(ctx: Context) -> list[Finding]:
     )]
 
 
-@check("case.gpu-length", reads={"gpus", "case"})
+@check("case.gpu-length", reads={"gpus", "case"}, order=20, section="Fit",
+       error="a card is longer than the case's maximum",
+       warning="less than 10 mm spare (cables, fans)",
+       evidence="published lengths; the 10 mm is a planner margin")
 def gpu_length(ctx: Context) -> list[Finding]:
     """Each card's length against the case's maximum (warn below 10 mm spare)."""
     case = ctx.build.case
@@ -69,8 +75,8 @@ def gpu_length(ctx: Context) -> list[Finding]:
         if spare >= spare_needed:
             continue
         too_long = spare < 0
-        findings.append(Finding(
-            code="case.gpu-length", severity="error" if too_long else "warning",
+        findings.append(gpu_length.finding(
+            severity="error" if too_long else "warning",
             message=(f"The {board.name} is {mm(board.length)}{estimated(board, 'length')} long; the {case.name} "
                      f"takes cards up to {mm(case.max_gpu_length)}{estimated(case, 'max_gpu_length')}"
                      + (f" ({mm(-spare)} too long)." if too_long else
@@ -99,7 +105,12 @@ def _plug_room(board: GpuBoard) -> str:
             " cable before the first bend")
 
 
-@check("case.gpu-height", reads={"gpus", "case"})
+@check("case.gpu-height", reads={"gpus", "case"}, order=30, section="Fit",
+       error=("a card is taller than a published side-panel clearance; for a GeForce card with a top-edge "
+              "12VHPWR/12V-2x6 plug, its height + the 35 mm straight cable run exceed it"),
+       warning=("only the estimated plug height (20 mm) tips it over, or a figure is estimated; info when the case"
+                " publishes no clearance (says to check height + 55 mm)"),
+       evidence="published heights; the 35 mm run from builders' guides (second-hand)")
 def gpu_height(ctx: Context) -> list[Finding]:
     """Each card's height against the case's side-panel clearance, with room for a top-edge 12VHPWR plug and
     the straight cable run before its bend."""
@@ -116,8 +127,8 @@ def gpu_height(ctx: Context) -> list[Finding]:
             need = max(plugged, key=lambda b: b.height)
             extra = (f"; the {need.name} is {mm(need.height)}{estimated(need, 'height')} tall and {_plug_room(need)}:"
                      f" check for {mm(need.height + plug_room)} between its slot's bottom edge and the side panel")
-        return [Finding(
-            code="case.gpu-height", severity="info",
+        return [gpu_height.finding(
+            severity="info",
             message=f"The {case.name} publishes no side-panel clearance for card height; the tallest card "
                     f"here is {mm(tallest.height)}{estimated(tallest, 'height')} (a full-height bracket is "
                     f"111 mm), so check it by hand{extra}.",
@@ -126,8 +137,8 @@ def gpu_height(ctx: Context) -> list[Finding]:
     clearance = case.max_gpu_height
     for board, labels in _distinct_boards(ctx):
         if board.height > clearance:
-            findings.append(Finding(
-                code="case.gpu-height", severity="error",
+            findings.append(gpu_height.finding(
+                severity="error",
                 message=f"The {board.name} is {mm(board.height)}{estimated(board, 'height')} tall; the "
                         f"{case.name}'s side panel clears {mm(clearance)}"
                         f"{estimated(case, 'max_gpu_height')} ({mm(board.height - clearance)} too tall).",
@@ -151,8 +162,8 @@ def _plug_finding(ctx: Context, board: GpuBoard, labels: list[str], clearance: f
     why = ("" if evidence else
            " (an estimate: " + ("the card's height or the case's clearance is estimated" if guessed else
                                 f"only the assumed {mm(plug)} plug height takes it over") + ")")
-    return Finding(
-        code="case.gpu-height", severity="error" if evidence else "warning",
+    return gpu_height.finding(
+        severity="error" if evidence else "warning",
         message=f"The {board.name} is {mm(board.height)}{estimated(board, 'height')} tall and {_plug_room(board)}:"
                 f" {mm(need)} in all, but the {case.name}'s side panel clears {mm(clearance)}"
                 f"{estimated(case, 'max_gpu_height')} ({mm(need - clearance)} short{why}). Bending the cable"
@@ -212,7 +223,10 @@ def _roomier_cases(ctx: Context, need: float) -> list[Fix]:
     return ctx.first_verified(tries, "case.gpu-height", wanted=2, most=6)
 
 
-@check("case.expansion-slots", reads=MODEL_READS["placement"])
+@check("case.expansion-slots", reads=MODEL_READS["placement"], order=80, section="Fit",
+       error="a cooler runs past the case's last expansion slot",
+       warning="—",
+       evidence="slot counts, card widths")
 def expansion_slots(ctx: Context) -> list[Finding]:
     """A card's cooler runs past the case's last expansion slot."""
     layout = layout_of(ctx.build)
@@ -228,8 +242,8 @@ def expansion_slots(ctx: Context) -> list[Finding]:
         fixes = slot_fixes.solver_slots(ctx, {gpu.spec_index}, "case.expansion-slots") if ctx.propose_fixes else []
         if ctx.propose_fixes:
             fixes += _case_with_slots(ctx, max(mount.positions), "case.expansion-slots")
-        findings.append(Finding(
-            code="case.expansion-slots", severity="error",
+        findings.append(expansion_slots.finding(
+            severity="error",
             message=f"{gpu.label} in {mount.slot} covers {span(mount.positions)}, but the {case.name} has "
                     f"{case.expansion_slots} expansion slots: its cooler runs {past} position{'s' if past > 1 else ''}"
                     f" past the last one{estimated_note(layout)}.",
@@ -309,7 +323,10 @@ def _psu_cases(ctx: Context, code: str) -> list[Fix]:
     return ctx.first_verified(tries, code, wanted=2, most=6)
 
 
-@check("case.psu-bays", reads={"case", "psus"})
+@check("case.psu-bays", reads={"case", "psus"}, order=40, section="Fit",
+       error=("more PSUs than the case has mounts, or a form factor no free mount takes, on published mounts"),
+       warning=("the same on estimated mounts (every imported case); info: a mount needs an accessory (bracket)"),
+       evidence="case spec pages")
 def psu_bays(ctx: Context) -> list[Finding]:
     """The number and form factor of the PSUs against the case's PSU mounts."""
     build = ctx.build
@@ -331,8 +348,8 @@ def psu_bays(ctx: Context) -> list[Finding]:
                    " has a mount its form factor fits (an ATX mount takes SFX units on an adapter plate, not the"
                    " reverse; CRPS and server bays take only their own modules).")
         value, limit = None, None
-    return [Finding(
-        code="case.psu-bays", severity="warning" if guessed else "error", message=problem + caveat,
+    return [psu_bays.finding(
+        severity="warning" if guessed else "error", message=problem + caveat,
         subject=[case.id, *dict.fromkeys(p.part.id for p in build.psus)], value=value, limit=limit,
         unit="PSUs" if value is not None else None,
         fixes=_fewer_psus(ctx, len(mounts)) + _psu_cases(ctx, "case.psu-bays"))]
@@ -353,15 +370,18 @@ def _fewer_psus(ctx: Context, mounts: int) -> list[Fix]:
 def _needs(ctx: Context, placed: list[int]) -> list[Finding]:
     """Info: a mount the build uses that needs something not in the box (a second-PSU bracket)."""
     mounts = ctx.build.case.mounts()
-    return [Finding(
-        code="case.psu-bays", severity="info",
+    return [psu_bays.finding(
+        severity="info",
         message=f"{_psu_label(ctx, p)[0].upper()}{_psu_label(ctx, p)[1:]} goes in the {ctx.build.case.name}'s"
                 f" mount {m + 1}, which needs {mounts[m].needs}.",
         subject=[ctx.build.case.id, ctx.build.psus[p].part.id])
         for p, m in enumerate(placed) if mounts[m].needs]
 
 
-@check("case.psu", reads={"case", "psus"})
+@check("case.psu", reads={"case", "psus"}, order=50, section="Fit",
+       error="a PSU longer than the longest mount, both lengths published",
+       warning="the same when a length is estimated; nothing when unknown",
+       evidence="case and PSU spec pages")
 def psu_length(ctx: Context) -> list[Finding]:
     """Each PSU's length against its mount's, where both are published."""
     build = ctx.build
@@ -379,8 +399,8 @@ def psu_length(ctx: Context) -> list[Finding]:
         guessed = ("length" in psu.estimated or bool({"max_psu_length", *_MOUNTS_ESTIMATED} & set(case.estimated))) \
             and not ctx.settings.estimates_as_sourced
         label = _psu_label(ctx, index)
-        findings.append(Finding(
-            code="case.psu", severity="warning" if guessed else "error",
+        findings.append(psu_length.finding(
+            severity="warning" if guessed else "error",
             message=f"{label[0].upper()}{label[1:]} is {mm(psu.length)} long; the {case.name} takes PSUs up to"
                     f" {mm(longest_mount)} ({mm(psu.length - longest_mount)} too long)"
                     + (": one of these lengths is an estimate, so measure before buying." if guessed else "."),
@@ -390,8 +410,8 @@ def psu_length(ctx: Context) -> list[Finding]:
     if not findings:  # each PSU fits some mount, but not all of them at once
         sizes = ", ".join(mm(m.max_length) if m.max_length else "unknown length" for m in mounts)
         lengths = ", ".join(mm(p.length) if p.length else "length unknown" for p in psus)
-        findings.append(Finding(
-            code="case.psu", severity="error",
+        findings.append(psu_length.finding(
+            severity="error",
             message=f"The {case.name}'s PSU mounts ({sizes}) cannot take these {len(psus)} PSUs ({lengths}) at once.",
             subject=[case.id, *dict.fromkeys(p.id for p in psus)],
             fixes=_psu_cases(ctx, "case.psu")))

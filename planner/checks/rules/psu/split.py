@@ -13,17 +13,21 @@ power) feeds the slot from the card's PSU.
 
 from __future__ import annotations
 
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Change, Finding, Fix
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Change, Finding, Fix
+from planner.checks.engine.registry import check
 from planner.checks.power_fixes import move_psu_fix, outlet_fixes, replacement_psus, second_circuit_fix
-from planner.checks.registry import check
 from planner.fmt import gpu_labels, names, percent, watts
 from planner.models.parts import SLOT_WATTS, Psu
 from planner.physics.connectors import PCIE, shortage_words, usable_plugs
 from planner.physics.delivery import BOARD_PSU, PsuShare
 
 
-@check("psu.split", reads=MODEL_READS["power_split"])
+@check("psu.split", reads=MODEL_READS["power_split"], order=190, section="Power",
+       error=("with several PSUs, no way to feed each card from one PSU within every PSU's rating, its plugs and "
+              "every circuit's breaker rating; the min-cut names the bottleneck"),
+       warning="— (a split over a circuit's continuous limit is `outlet.continuous`'s warning)",
+       evidence="ratings, plug counts, breaker ratings")
 def psu_split(ctx: Context) -> list[Finding]:
     """With several PSUs: a split of the GPUs that keeps every PSU within its rating and plugs and every
     circuit within its limit; otherwise the bottleneck, by name."""
@@ -32,7 +36,7 @@ def psu_split(ctx: Context) -> list[Finding]:
         return []
     if not ctx.wording and not ctx.propose_fixes:  # weighed by code, severity and subject only (a re-check, an
         # optimiser's trial, the solver's candidates): the bottleneck's max-flow names what nobody reads
-        return [Finding(code="psu.split", severity="error", message="",
+        return [psu_split.finding(severity="error", message="",
                         subject=[p.part.id for p in build.psus])]
     from planner.physics.delivery_graph import bottleneck, describe, shortfall  # networkx: only here
 
@@ -56,7 +60,7 @@ def psu_split(ctx: Context) -> list[Finding]:
                    f" out between them{pins}: in the best split {problem}.")
         subject = [p.part.id for p in build.psus]
         value, limit, unit = worst.load, worst.rating, "W"
-    return [Finding(code="psu.split", severity="error", message=message, subject=subject, value=value, limit=limit,
+    return [psu_split.finding(severity="error", message=message, subject=subject, value=value, limit=limit,
                     unit=unit, fixes=_fixes(ctx, found.kind if found else "split", subject,
                                             found.circuits if found else ()))]
 
@@ -114,7 +118,12 @@ def _unpin_fix(ctx: Context) -> Fix | None:
                    [Change("gpu", gpus)], "psu.split")
 
 
-@check("psu.multi", reads=MODEL_READS["power_split"] | {"risers"})
+@check("psu.multi", reads=MODEL_READS["power_split"] | {"risers"}, order=200, section="Power",
+       error="—",
+       warning=("every build with two or more PSUs: what running them needs (a sync relay/add2psu or a dual-PSU "
+                "case, each card's cables from one PSU, the slot's 75 W from the board's PSU unless a powered "
+                "riser feeds it, power-on order)"),
+       evidence="add2psu and riser makers' notes (weak sources, listed in the module)")
 def several_psus(ctx: Context) -> list[Finding]:
     """With two or more PSUs: what running them in one machine needs (start-up sync, one PSU per card, order)."""
     build, split = ctx.build, ctx.power_split
@@ -138,8 +147,8 @@ def several_psus(ctx: Context) -> list[Finding]:
                     " so each card stays on one supply." if on_risers else
                     "a powered riser or remote-mount adapter fed from the card's own PSU keeps each card on one"
                     " supply."))
-    return [Finding(
-        code="psu.multi", severity="warning",
+    return [several_psus.finding(
+        severity="warning",
         message=f"This build runs {len(build.psus)} PSUs: {starts} when something switches {them} on, so it needs an"
                 f" add2psu-style sync relay board (or a dual-PSU case or board that starts every unit) to start {them}"
                 f" with PSU {BOARD_PSU + 1}. Each card's cables come from one PSU (the planner's split does this; never"

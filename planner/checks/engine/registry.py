@@ -1,10 +1,12 @@
 """The check registry: each check is a small pure function `Context -> Iterable[Finding]` that declares what
 of the build it reads.
 
-Checks register themselves with `@check("code", reads={...})` in the module of their code family (FAMILIES
-below). The registry imports those modules itself, on the first `registered()`: importing this module, the
-findings or the context loads no check. Everything that needs to know which checks a kind of edit can change
-derives it from the declared reads, never from code prefixes: the runner's re-checks (planner/checks/runner.py),
+Checks register themselves with `@check("code", reads={...}, order=…, section=…, error=…, warning=…, evidence=…)`
+in a module of the rules package (planner/checks/rules/, one module per code family): the declaration is the one
+place a check is described, and docs/verdicts.md is generated from it (tools/gen_verdicts.py). The registry
+imports every module of that package itself, on the first `registered()`: importing this module, the findings or
+the context loads no check. Everything that needs to know which checks a kind of edit can change
+derives it from the declared reads, never from code prefixes: the runner's re-checks (planner/checks/engine/runner.py),
 the power-limit optimiser (`codes_reading("gpus.power_limit")`), the TUI's power-limit tuner, and the solver's
 stages (planner/solve/reads.py). Adding a check touches none of them.
 """
@@ -13,14 +15,16 @@ from __future__ import annotations
 
 import functools
 import importlib
+import pkgutil
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from planner.checks.context import Context
-    from planner.checks.findings import Finding
+    from planner.checks.engine.context import Context
+    from planner.checks.engine.findings import Finding, Severity
 
 CheckFn = Callable[["Context"], Iterable["Finding"]]
 
@@ -68,54 +72,88 @@ EDIT_PATHS: dict[str, tuple[str, ...]] = {
 }
 _INDEX = re.compile(r"\[\d+\]")
 
-#: The modules of the check families (planner/checks/…), imported by the first `registered()`. A check is
-#: registered in the module named after its code family (`psu.*` in psu/, `slot.*` in slot.py).
-FAMILIES = ("case", "cpu", "memory", "slot", "pcie", "riser", "psu.headroom", "psu.connectors", "psu.split",
-            "outlet", "power_limit", "thermal")
+#: The package the rules live in: every module under it is imported by the first `registered()`, and each
+#: registers its checks with `@check`. A new check is a module there (or a function in its family's module).
+RULES_PACKAGE = "planner.checks.rules"
 
-#: The order checks run in, and so the order of findings of one severity in a report; a code not listed runs
-#: after these, in the order it registered.
-ORDER = ("case.form-factor", "case.gpu-length", "case.gpu-height", "case.psu-bays", "case.psu", "cpu.socket",
-         "memory.type", "case.expansion-slots", "slot.overlap", "slot.placement", "slot.lanes", "slot.sharing",
-         "pcie.cpu-lanes", "riser.mount", "riser.signal", "psu.headroom", "psu.transient", "psu.connectors",
-         "psu.split", "psu.multi", "outlet.continuous", "outlet.peak", "outlet.inlet", "power-limit.range",
-         "power-limit.cost", "thermal.gpu-temp", "thermal.sandwich", "thermal.passive", "thermal.case")
+#: The sections of docs/verdicts.md, in order: each check names the one its row is listed in.
+SECTIONS = ("Fit", "Power", "The wall", "Heat")
 
 
-class Check(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class Check:
+    """A registered check: its stable code, the function, what it reads, where it runs and how it is documented.
+
+    `order`: checks run (and a report lists findings of one severity) by ascending order. `section`, `error`,
+    `warning`, `evidence`: its row in docs/verdicts.md (generated from these: `tools/gen_verdicts.py`) — what
+    makes an error, what makes a warning, and on what evidence."""
+
     code: str
     run: CheckFn
-    doc: str
+    doc: str  # the function's docstring's first line
     reads: frozenset[str]  # what of the build its findings depend on (FIELDS)
     informs: bool = False  # its findings are always info: fix re-checks, which weigh errors and warnings, skip it
+    order: float = float("inf")
+    section: str | None = None
+    error: str = "—"
+    warning: str = "—"
+    evidence: str = ""
+
+    @property
+    def family(self) -> str:
+        """The code's family: what comes before the first dot (`psu` for `psu.headroom`)."""
+        return self.code.partition(".")[0]
+
+    def __call__(self, ctx: Context) -> Iterable[Finding]:
+        return self.run(ctx)
+
+    def finding(self, severity: Severity, message: str, **fields: Any) -> Finding:
+        """A finding of this check: its code comes from the declaration."""
+        from planner.checks.engine.findings import Finding
+
+        return Finding(self.code, severity, message, **fields)
 
 
-#: Every registered check by code, in ORDER once the families are loaded (use `registered()`).
+#: Every registered check by code, in order once the rules are loaded (use `registered()`).
 REGISTRY: dict[str, Check] = {}
 _loaded = False
 _version = 0  # changes whenever the registry does: what is derived from it may be cached against it
 _loading = threading.Lock()  # the TUI checks in worker threads
 
 
-def check(code: str, *, reads: Iterable[str], informs: bool = False) -> Callable[[CheckFn], CheckFn]:
+def check(code: str, *, reads: Iterable[str], informs: bool = False, order: float = float("inf"),
+          section: str | None = None, error: str = "—", warning: str = "—",
+          evidence: str = "") -> Callable[[CheckFn], Check]:
     """Register a check under its stable code. `reads`: the FIELDS its findings depend on; `informs`: it only
-    ever reports info findings."""
+    ever reports info findings; `order`, `section`, `error`, `warning`, `evidence`: see `Check`. Returns the
+    `Check`, which is called like the function and makes its findings (`check.finding(severity, message, …)`)."""
     fields = frozenset(reads)
     if unknown := sorted(fields - FIELDS.keys()):
         raise ValueError(f"check {code!r} reads unknown fields {unknown}; the vocabulary is registry.FIELDS")
     if not fields:
         raise ValueError(f"check {code!r} declares no reads")
+    if section is not None and section not in SECTIONS:
+        raise ValueError(f"check {code!r} names section {section!r}; the sections are {SECTIONS}")
 
-    def register(fn: CheckFn) -> CheckFn:
+    def register(fn: CheckFn) -> Check:
         global _version
         if code in REGISTRY:
             raise ValueError(f"check {code!r} registered twice")
-        REGISTRY[code] = Check(code, fn, (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else "", fields,
-                               informs)
+        doc = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
+        declared = Check(code, fn, doc, fields, informs, order, section, error, warning, evidence)
+        REGISTRY[code] = declared
+        _reorder()
         _version += 1
-        return fn
+        return declared
 
     return register
+
+
+def _reorder() -> None:
+    """Keep REGISTRY by declared order (a stable sort: equal orders keep the order they registered in)."""
+    ordered = sorted(REGISTRY.values(), key=lambda c: c.order)
+    REGISTRY.clear()
+    REGISTRY.update((c.code, c) for c in ordered)
 
 
 def unregister(code: str) -> None:
@@ -126,18 +164,16 @@ def unregister(code: str) -> None:
 
 
 def registered() -> Mapping[str, Check]:
-    """Every check, in the order they run: the built-in families are imported on the first call."""
+    """Every check, in the order they run: the rules package is imported on the first call."""
     global _loaded, _version
     if _loaded:
         return REGISTRY
     with _loading:
         if not _loaded:
-            for module in FAMILIES:
-                importlib.import_module(f"planner.checks.{module}")
-            rank = {code: i for i, code in enumerate(ORDER)}
-            ordered = sorted(REGISTRY.values(), key=lambda c: rank.get(c.code, len(ORDER)))  # stable sort
-            REGISTRY.clear()
-            REGISTRY.update((c.code, c) for c in ordered)
+            rules = importlib.import_module(RULES_PACKAGE)
+            for module in pkgutil.walk_packages(rules.__path__, prefix=f"{RULES_PACKAGE}."):
+                importlib.import_module(module.name)
+            _reorder()
             _version += 1
             _loaded = True
     return REGISTRY

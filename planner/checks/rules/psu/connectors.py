@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Finding, Fix, Severity
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Finding, Fix, Severity
+from planner.checks.engine.registry import check
 from planner.checks.power_fixes import replacement_psus
-from planner.checks.psu.headroom import psu_name
-from planner.checks.registry import check
+from planner.checks.rules.psu.headroom import psu_name
 from planner.fmt import gpu_labels, names, watts
 from planner.models.parts import Psu
 from planner.physics.connectors import (
@@ -26,7 +26,12 @@ from planner.physics.connectors import (
 from planner.physics.delivery import BOARD_PSU, PsuShare
 
 
-@check("psu.connectors", reads=MODEL_READS["power_split"])
+@check("psu.connectors", reads=MODEL_READS["power_split"], order=180, section="Power",
+       error=("too few PSU plugs for the cards' and CPU's inputs, or the cables need more of the unit's shared "
+              "modular sockets than it has (published count, e.g. AX1600i: ten)"),
+       warning=("inputs fed through adapters; a shortfall only of estimated plug or socket counts (the message "
+                "says so)"),
+       evidence="PCIe CEM connector ratings, the PSU's cable list, reviews' socket counts")
 def psu_connectors(ctx: Context) -> list[Finding]:
     """GPU and CPU power inputs against the PSU plugs that feed them (error: too few; warning: via adapters)."""
     findings = []
@@ -58,8 +63,8 @@ def psu_connectors(ctx: Context) -> list[Finding]:
                        " that came with the cards, one separate PSU cable per 8-pin plug (no daisy-chained pigtails)."
                        ) if ctx.wording else ""
             severity, value, limit = "warning", len(plugs.adapters), 0
-        findings.append(Finding(
-            code="psu.connectors", severity=severity, message=message,
+        findings.append(psu_connectors.finding(
+            severity=severity, message=message,
             subject=[part.id, *(f"GPU{i + 1}" for i in share.gpus)], value=float(value), limit=float(limit),
             unit=unit, fixes=_fixes(ctx, share, strict=not plugs.short)))
     return findings

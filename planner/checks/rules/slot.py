@@ -18,11 +18,11 @@ from collections import defaultdict
 
 from planner.build.resolve import GpuInstance
 from planner.checks import slot_fixes
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Finding, Fix, Severity
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Finding, Fix, Severity
+from planner.checks.engine.registry import check
 from planner.checks.links import USABLE_LANES, cost, estimated_note, fine_link, linked_mounts, placed_mounts, span
-from planner.checks.registry import check
-from planner.checks.riser import riser_ok
+from planner.checks.rules.riser import riser_ok
 from planner.fmt import names
 from planner.placement.explain import shortfall
 from planner.placement.from_build import problem_of
@@ -37,7 +37,10 @@ def _gpu(ctx: Context, mount: GpuMount) -> GpuInstance:
     return ctx.build.gpus[mount.gpu]
 
 
-@check("slot.overlap", reads=_PLACED)
+@check("slot.overlap", reads=_PLACED, order=90, section="Fit",
+       error="a card's cooler covers a slot another card uses",
+       warning="—",
+       evidence="slot positions, card widths (the finding says when a board's positions are estimated)")
 def overlap(ctx: Context) -> list[Finding]:
     """A card's cooler covers a slot that another card (or a riser) uses."""
     layout = layout_of(ctx.build)
@@ -54,15 +57,21 @@ def overlap(ctx: Context) -> list[Finding]:
             what = "plugs its riser" if lower.positions == () else "sits"
             fixes = (slot_fixes.solver_slots(ctx, {a.spec_index, b.spec_index}, "slot.overlap")
                      if ctx.propose_fixes else [])
-            findings.append(Finding(
-                code="slot.overlap", severity="error",
+            findings.append(overlap.finding(
+                severity="error",
                 message=f"{a.label}'s cooler in {upper.slot} covers {span(upper.positions)}, including {lower.slot} "
                         f"(position {position}), where {b.label} {what}{estimated_note(layout)}.",
                 subject=[f"GPU{a.index + 1}", f"GPU{b.index + 1}", str(upper.slot), lower.slot], fixes=fixes))
     return findings
 
 
-@check("slot.placement", reads=_PLACED)
+@check("slot.placement", reads=_PLACED, order=100, section="Fit",
+       error="no mount exists for a GPU (counts of positions needed and offered)",
+       warning="—",
+       evidence=("the exact placement solver over the board's slots and the case's mounts (a search past 20,000 "
+                 "states stops with exit 2 and asks for the slots to be named: never a guessed placement); among "
+                 "placements that fit it serves the worst-placed card first, CPU lanes above chipset lanes (x8/x8 "
+                 "on the CPU beats x16 plus a chipset x4)"))
 def placement(ctx: Context) -> list[Finding]:
     """No mount exists for a GPU: a slot it cannot use, or no room on the board and in the case."""
     findings = [*_unusable_slots(ctx), *_unplaced(ctx)]
@@ -82,8 +91,8 @@ def _unusable_slots(ctx: Context) -> list[Finding]:
         if site.size >= need.plug_size:
             continue
         what = f"its riser's x{need.plug_size} plug needs" if need.on_mount else "a GPU needs"
-        findings.append(Finding(
-            code="slot.placement", severity="error",
+        findings.append(placement.finding(
+            severity="error",
             message=f"{gpu.label} cannot go in {site.name}: it is an x{site.size} slot and {what} an "
                     f"x{need.plug_size} slot.",
             subject=[f"GPU{gpu.index + 1}", site.name],
@@ -113,8 +122,8 @@ def _unplaced(ctx: Context) -> list[Finding]:
         if not fixes and info.riser_cards:  # riser plugs short of slots, and no board has them: pair the plugs
             plugs = min(info.riser_cards, info.mounts)
             fixes = slot_fixes.shared_slot_kits(ctx, plugs + info.cards - info.riser_cards - info.full_slots)
-    return [Finding(
-        code="slot.placement", severity="error",
+    return [placement.finding(
+        severity="error",
         message=f"{len(left)} of the {info.cards} GPUs {'gets' if len(left) == 1 else 'get'} no slot "
                 f"({names(labels)}): {info.slot_sentence}"
                 f"{estimated_note(problem.layout)}.",
@@ -131,8 +140,8 @@ def _estimated_layout(ctx: Context) -> list[Finding]:
     board = ctx.build.motherboard
     slots = names(str(m.slot) for m in on_board)
     positions = names(str(layout.slot(str(m.slot)).position) for m in on_board)
-    return [Finding(
-        code="slot.placement", severity="info",
+    return [placement.finding(
+        severity="info",
         message=f"The slot positions of the {board.name} are estimated, not read off its manual: check that "
                 f"{slots} sit at positions {positions} before relying on this placement.",
         subject=[board.id])]
@@ -141,7 +150,13 @@ def _estimated_layout(ctx: Context) -> list[Finding]:
 _SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
 
 
-@check("slot.lanes", reads=_PLACED | {"cpu"})
+@check("slot.lanes", reads=_PLACED | {"cpu"}, order=110, section="Fit",
+       error="a card gets fewer than x4 electrical lanes",
+       warning=("x4, or x8 below PCIe 4.0, with what that costs in GB/s; info (not a warning): at least half the "
+                "card's lanes at PCIe 4.0 or newer (x8 of x16 = 15.8 GB/s each way, what a PCIe 3.0 x16 slot gave:"
+                " how builders run two to four cards; Dettmers: \"x8 is fine for 2–4 GPUs\", Puget's PCIe 4.0 x8 vs "
+                "x16 tests)"),
+       evidence="board manuals' lane tables")
 def lanes(ctx: Context) -> list[Finding]:
     """A GPU runs at fewer lanes than it has (error below x4; warning at x8 or x4 with the expected cost)."""
     build = ctx.build
@@ -173,15 +188,19 @@ def lanes(ctx: Context) -> list[Finding]:
         one = len(labels) == 1
         # a slot too narrow for a GPU: another board that has the slots (the placement already chose the widest)
         fixes = slot_fixes.other_boards(ctx, "slot.lanes") if severity == "error" and ctx.propose_fixes else []
-        findings.append(Finding(
-            code="slot.lanes", severity=_SEVERITY[severity],
+        findings.append(lanes.finding(
+            severity=_SEVERITY[severity],
             message=f"{names(labels)} run{'s' if one else ''} at x{actual} of {'its' if one else 'their'} "
                     f"x{full} lanes ({'; '.join(causes)}): {cost(actual, full, gen)}{estimated_note(layout)}.",
             subject=labels, value=actual, limit=full, unit="lanes", fixes=fixes))
     return findings
 
 
-@check("slot.sharing", reads=_PLACED | {"cpu"})
+@check("slot.sharing", reads=_PLACED | {"cpu"}, order=120, section="Fit",
+       error="a lane-sharing rule switches off a used slot",
+       warning=("a rule narrows one (info when the narrowed link keeps half the card's lanes at PCIe 4.0 or newer,"
+                " as `slot.lanes`)"),
+       evidence="board manuals")
 def sharing(ctx: Context) -> list[Finding]:
     """A lane-sharing rule narrows (warning) or switches off (error) a slot a GPU uses."""
     build = ctx.build
@@ -204,8 +223,8 @@ def sharing(ctx: Context) -> list[Finding]:
             explicit = gpu.slot or any(other.slot for other in others)  # the solver's own choice is already best
             fixes = slot_fixes.solver_slots(ctx, specs, "slot.sharing") if ctx.propose_fixes and explicit else []
             if actual == 0:
-                findings.append(Finding(
-                    code="slot.sharing", severity="error",
+                findings.append(sharing.finding(
+                    severity="error",
                     message=f"{site.name} is switched off when {by} is used, so {label} gets no lanes"
                             f"{estimated_note(layout)}.",
                     subject=[label, site.name, *triggers], value=0, limit=site.lanes, unit="lanes", fixes=fixes))
@@ -213,16 +232,16 @@ def sharing(ctx: Context) -> list[Finding]:
                 link = min(actual, need_of(gpu).link_cap)
                 full = min(site.lanes, gpu.board.pcie_lanes)
                 gen = int(mount.gen or site.gen)
-                findings.append(Finding(
-                    code="slot.sharing", severity="info" if fine_link(link, full, gen) else "warning",
+                findings.append(sharing.finding(
+                    severity="info" if fine_link(link, full, gen) else "warning",
                     message=f"{site.name} drops from x{site.lanes} to x{actual} because {by} is used, so {label} "
                             f"runs at x{link}: {cost(link, full, gen)}"
                             f"{estimated_note(layout)}.",
                     subject=[label, site.name, *triggers], value=link, limit=site.lanes, unit="lanes", fixes=fixes))
         for rule in site.shares:
             if rule.when_used not in slot_names and rule.lanes < actual:
-                findings.append(Finding(
-                    code="slot.sharing", severity="info",
+                findings.append(sharing.finding(
+                    severity="info",
                     message=f"{site.name} ({label}) drops to x{rule.lanes} if {rule.when_used} is used; the build file "
                             f"cannot say whether it is: leave {rule.when_used} empty to keep x{actual}.",
                     subject=[label, site.name, rule.when_used], value=rule.lanes, limit=actual, unit="lanes"))

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from planner.checks.context import MODEL_READS, Context
-from planner.checks.findings import Change, Finding, Fix, Severity
-from planner.checks.registry import check
+from planner.checks.engine.context import MODEL_READS, Context
+from planner.checks.engine.findings import Change, Finding, Fix, Severity
+from planner.checks.engine.registry import check
 from planner.fmt import gpu_labels, names, percent, watts
 
 if TYPE_CHECKING:
     from planner.checks.optimize import Plan
 
 
-@check("power-limit.range", reads={"gpus", "gpus.power_limit"})
+@check("power-limit.range", reads={"gpus", "gpus.power_limit"}, order=240, section="Power",
+       error="a limit outside the card's published min/max",
+       warning=("outside an estimated min/max (the message names `nvidia-smi -q -d POWER`, or `amd-smi`/`rocm-smi`"
+                " on AMD)"),
+       evidence="nvidia-smi / amdgpu driver ranges")
 def power_limit_range(ctx: Context) -> list[Finding]:
     """A requested power limit lies within the card's min/max, which the driver enforces. Outside a
     published bound: error. Outside a bound the catalog estimates: warning that says so and names the tool
@@ -52,13 +56,16 @@ def power_limit_range(ctx: Context) -> list[Finding]:
             severity = "error"
             message = (f"A power limit of {watts(limit)} is {side} of the {board.name} ({span}, as {tool} "
                        f"reports it); the driver would refuse it{on_all}.")
-        findings.append(Finding(
-            code="power-limit.range", severity=severity, message=message,
+        findings.append(power_limit_range.finding(
+            severity=severity, message=message,
             subject=[*labels, board.id], value=limit, limit=bound, unit="W", fixes=[fix] if fix else []))
     return findings
 
 
-@check("power-limit.cost", reads=MODEL_READS["performance"], informs=True)
+@check("power-limit.cost", reads=MODEL_READS["performance"], informs=True, order=250, section="Power",
+       error="—",
+       warning="— (always info: the estimated slowdown and the curve it comes from)",
+       evidence="the chip's measured curve, else the DVFS model")
 def power_limit_cost(ctx: Context) -> list[Finding]:
     """The estimated speed at the build's power limits (and thermal throttling), always reported; carries
     the optimiser's limits when they clear power, outlet or thermal errors."""
@@ -83,7 +90,7 @@ def power_limit_cost(ctx: Context) -> list[Finding]:
     basis = next(iter(curves)) if len(curves) == 1 else perf.kind
     message = (f"Estimated throughput {percent(perf.relative_perf)} of what these cards do at their default "
                f"power, for {build.workload} ({basis}): " + "; ".join(parts) + ".")
-    return [Finding(code="power-limit.cost", severity="info", message=message,
+    return [power_limit_cost.finding(severity="info", message=message,
                     subject=[f"GPU{g.index + 1}" for g in build.gpus], value=round(perf.relative_perf, 4),
                     unit="fraction", fixes=_optimiser_fix(ctx))]
 

@@ -1,2 +1,0 @@
-"""The PSU checks (SPEC §3 `psu.*`), one module per concern: headroom.py (`psu.headroom`, `psu.transient`),
-connectors.py (`psu.connectors`), split.py (`psu.split`, `psu.multi`). The registry imports them."""
