@@ -9,7 +9,6 @@ from planner.units import Price
 #: A price date: YYYY-MM or YYYY-MM-DD.
 DATE_PATTERN = r"^(19|20)\d\d-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$"
 
-PositiveInt = Annotated[int, Field(ge=1)]
 PartId = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9.]+)*$")]
 
 

@@ -41,7 +41,6 @@ from planner.models.workloads import WorkloadModel
 from planner.recommend import engines, formats, params
 
 #: Old precision names; any name of planner/recommend/formats.py is accepted too.
-Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
 PRECISIONS: tuple[str, ...] = formats.NAMES
 Method = Literal["full", "lora", "qlora"]
 Framework = Literal["hf", "unsloth", "axolotl", "llama-factory"]
@@ -85,10 +84,6 @@ class Component(NamedTuple):
     name: str
     gb: float  # GiB (the old name kept for callers)
     split: bool  # divided over the cards (else needed on every card)
-
-    @property
-    def gib(self) -> float:
-        return self.gb
 
 
 class Usable(NamedTuple):
