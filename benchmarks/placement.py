@@ -1,4 +1,4 @@
-"""Time the placement solver of SPEC §4.7 on 8-GPU builds on a 7-slot board with risers, and on a contrived
+"""Time the placement solver of README: Placement on 8-GPU builds on a 7-slot board with risers, and on a contrived
 20-slot board whose lane-sharing rules form a ring.
 
     python benchmarks/placement.py [--runs N]
@@ -8,7 +8,7 @@ Prints, for each case, the median and worst time of
 * `place`: the whole placement of a resolved build (layout, solver, mounts, the reason when a GPU is left
   out) — what every check run pays;
 * `re-check` (real builds only): the whole in-process `run_checks` of the build, fixes included,
-  against SPEC §10's 20 ms budget for re-checking a changed 8-GPU build.
+  against the README's 20 ms budget (Speed) for re-checking a changed 8-GPU build.
 Every figure is without the solver's caches (they are emptied before each run): what an edit that changes
 the placement problem costs. An edit that leaves it alone (a power limit, a PSU) finds it solved already.
 
@@ -70,7 +70,7 @@ count = 4
 power_limit = "250 W"
 riser = "linkup-pcie4-riser-300mm"
 """
-BUDGET_MS = 20.0  # SPEC §10: re-checking a changed 8-GPU build in-process
+BUDGET_MS = 20.0  # README: Speed: re-checking a changed 8-GPU build in-process
 
 
 def _build(text: str, label: str, catalog: Catalog) -> ResolvedBuild:

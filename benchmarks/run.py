@@ -1,4 +1,4 @@
-"""Measure the quality bars of SPEC §10 that exist so far and print them.
+"""Measure the quality bars of the README's Speed section that exist so far and print them.
 
     python benchmarks/run.py [--runs N] [--instructions]
 
@@ -9,7 +9,7 @@
   unlike times, does not depend on what else the machine is doing (~15 s per run under valgrind);
 * throughput: builds checked per second in one process (all example builds, repeatedly, fixes included);
 * re-check latency: an edit of an 8-GPU build re-validated, re-resolved and re-checked in-process, as the
-  TUI does on every edit (SPEC §10: ≤ 20 ms);
+  TUI does on every edit (README: Speed: ≤ 20 ms);
 * a "did you mean" over every kind's entries, as an unknown id gets one.
 
 Figures depend on the machine and on what else it is doing: run it on an idle machine.
@@ -110,7 +110,7 @@ def cold_start(runs: int) -> None:
         print(f"  {name:44s} {wall * 1000:7.1f} ms  (CPU {cpu * 1000:5.0f} ms, {wall / baseline:4.1f}× python -c pass,"
               f" {wall / pydantic:4.2f}× importing pydantic)")
     worst = max(results["planner check (text, piped)"][0], results["planner check --format json"][0])
-    print(f"  budget (SPEC §10): 350 ms  {'OK' if worst <= 0.35 else 'OVER'}")
+    print(f"  budget: 350 ms  {'OK' if worst <= 0.35 else 'OVER'}")
 
 
 def throughput(seconds: float) -> None:

@@ -1,5 +1,5 @@
-"""Time `planner solve` (SPEC §5.3, §10: ≤ 1 s on the full built-in catalog, the same optimum as exhaustive search)
-on 4-GPU partial builds over the full built-in catalogs (curated + imported).
+"""Time `planner solve` (README: Completing a partial build, README: Speed: ≤ 1 s on the full built-in catalog, the same
+optimum as exhaustive search) on 4-GPU partial builds over the full built-in catalogs (curated + imported).
 
     python benchmarks/solve.py [--runs N]
 

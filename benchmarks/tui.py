@@ -8,7 +8,7 @@ costs: the re-check and the re-rendering of the panels whose data changed.
 
 * count edit: `+` then `−` on the GPU entry (each is one edit, re-checked and redrawn);
 * focus change: Tab between the parts list and the findings;
-* re-check alone: `BuildSession.check()` in-process, no rendering (what SPEC §10's 20 ms bounds).
+* re-check alone: `BuildSession.check()` in-process, no rendering (what the README's 20 ms budget bounds).
 
 Figures depend on the machine and on what else it is doing: run it on an idle machine.
 """

@@ -15,7 +15,7 @@ def cut_quoted(message: str) -> str:
 
 
 class ExitCode(IntEnum):
-    """Process exit codes of the CLI contract (SPEC §8)."""
+    """Process exit codes of the CLI contract (README: planner check contract)."""
 
     OK = 0  # every build passes (warnings allowed unless --strict)
     FAIL = 1  # at least one build fails its checks

@@ -1,4 +1,4 @@
-"""The report of one build (SPEC §8): verdict, findings and the totals.
+"""The report of one build (README: planner check contract): verdict, findings and the totals.
 
 Plain named tuples: reports are built from already-validated data, many times a second in the TUI,
 and `to_json` gives the CLI contract's JSON directly."""
@@ -163,7 +163,7 @@ def price_facts(summary: Summary, part_id: str) -> dict[str, Any]:
 
 
 def to_json(report: Report) -> dict[str, Any]:
-    """The report as JSON-ready data (SPEC §8 contract)."""
+    """The report as JSON-ready data (README: planner check contract contract)."""
     data = _plain(report)
     assert isinstance(data, dict)
     return data

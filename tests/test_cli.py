@@ -1,4 +1,4 @@
-"""The CLI contract of SPEC §8: JSON shape, exit codes, text output, help with examples."""
+"""The CLI contract of README: planner check contract: JSON shape, exit codes, text output, help with examples."""
 
 from __future__ import annotations
 

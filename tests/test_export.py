@@ -1,4 +1,5 @@
-"""Parts-list exports (SPEC §7): golden files, CSV injection safety, atomic writes, no silent overwrite."""
+"""Parts-list exports (README: Command-line reference): golden files, CSV injection safety, atomic writes, no silent
+overwrite."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Power-limit exports (SPEC §7): the nvidia-smi script and the systemd unit, run against a fake nvidia-smi
-that records its arguments; golden files for both."""
+"""Power-limit exports (README: Command-line reference): the nvidia-smi script and the systemd unit, run against a fake
+nvidia-smi that records its arguments; golden files for both."""
 
 from __future__ import annotations
 

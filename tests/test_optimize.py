@@ -1,4 +1,4 @@
-"""The power-limit optimiser (SPEC §5.2) and `planner optimize`."""
+"""The power-limit optimiser (README: Power-limit optimiser) and `planner optimize`."""
 
 from __future__ import annotations
 

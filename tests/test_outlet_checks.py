@@ -1,5 +1,5 @@
 """outlet.continuous, outlet.peak and outlet.inlet: wall draw against the circuit, breaker and cord, with the
-fixes re-checking confirms (SPEC §3, §4.2, §4.3)."""
+fixes re-checking confirms (docs/verdicts.md, README: Efficiency and wall draw, README: Outlets and circuits)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The placement solver is exact: on random small boards, cases and cards it finds what brute force over
 every assignment finds, every placement it returns keeps the rules, and its objective orders placements
-as SPEC §4.7 says (GPUs placed, then lanes x16 first, then free space below open-air cards)."""
+as README: Placement says (GPUs placed, then lanes x16 first, then free space below open-air cards)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """psu.headroom per PSU of the split, psu.transient and psu.connectors: the numbers in the findings and
-fixes that re-checking confirms (SPEC §3)."""
+fixes that re-checking confirms (docs/verdicts.md)."""
 
 from __future__ import annotations
 

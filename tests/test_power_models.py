@@ -1,5 +1,5 @@
 """The power models pinned to hand-computed values: outlet limits, 80 PLUS efficiency and wall draw,
-power plugs and adapters (SPEC §4.2–4.4)."""
+power plugs and adapters (README: Models and their parameters)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _psu(part_id: str, **changes: object) -> Psu:
     return Psu.model_validate({**psu.model_dump(by_alias=True), **changes})
 
 
-# -- outlets (SPEC §4.3) -------------------------------------------------------------------------------------
+# -- outlets (README: Outlets and circuits) ----------------------------------------------------------------------------
 @pytest.mark.parametrize("outlet_id,watts", [
     ("nema-5-15", 1440.0),   # 120 V × 15 A × 0.8
     ("nema-5-20", 1920.0),   # 120 V × 20 A × 0.8
@@ -34,7 +34,7 @@ def test_continuous_limit_is_voltage_times_breaker_times_the_nec_80_percent(cata
     assert catalog.typed("outlet", outlet_id, Outlet).continuous_limit == pytest.approx(watts)
 
 
-# -- efficiency and wall draw (SPEC §4.2) ----------------------------------------------------------------------
+# -- efficiency and wall draw (README: Efficiency and wall draw) -------------------------------------------------------
 def test_platinum_at_115_v_interpolates_between_the_50_and_100_percent_points() -> None:
     # 1,000 W on a 1,600 W unit = 62.5 % load: 92 % − (92 − 89) × 12.5/50 = 91.25 %
     assert efficiency("80plus-platinum", 0.625, 120) == pytest.approx(0.9125)
@@ -84,7 +84,7 @@ def test_a_c14_psu_outside_north_america_gets_the_iec_10_a_cord() -> None:
     assert (cord.current, cord.coupler, cord.plug_limited) == (10, "C13", False)
 
 
-# -- plugs and adapters (SPEC §3 psu.connectors) -------------------------------------------------------------------
+# -- plugs and adapters (docs/verdicts.md psu.connectors) --------------------------------------------------------------
 @pytest.mark.parametrize("limit,plugs", [(450, 3), (600, 4), (285, 3), (None, 3)])
 def test_a_12vhpwr_adapter_takes_one_8_pin_plug_per_150_w_of_the_cards_highest_power(limit: int | None,
                                                                                      plugs: int) -> None:

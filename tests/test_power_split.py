@@ -1,5 +1,5 @@
 """Which PSU feeds which GPU, and the bottleneck the delivery network's minimum cut names when no split
-works (SPEC §4.1, §3 psu.split)."""
+works (README: DC budget, docs/verdicts.md psu.split)."""
 
 from __future__ import annotations
 

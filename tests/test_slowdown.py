@@ -1,4 +1,5 @@
-"""The power-limit slowdown model (SPEC §4.5) and what the report says about speed (`power-limit.cost`)."""
+"""The power-limit slowdown model (README: Power-limit slowdown) and what the report says about speed
+(`power-limit.cost`)."""
 
 from __future__ import annotations
 

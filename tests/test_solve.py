@@ -1,5 +1,5 @@
-"""`planner solve` (SPEC §5.3): completed builds pass `planner check`, cost what brute force over every combination
-finds cheapest, and infeasible ones name what makes them so."""
+"""`planner solve` (README: Completing a partial build): completed builds pass `planner check`, cost what brute force
+over every combination finds cheapest, and infeasible ones name what makes them so."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The thermal/airflow model (SPEC §4.6) and the `thermal.*` checks, against hand-computed values.
+"""The thermal/airflow model (README: Thermals) and the `thermal.*` checks, against hand-computed values.
 
 The builds below sit on the helpers' BASE: Meshify 2 XL (205 CFM rated intake → 143.5 CFM effective at
 70 %), WRX80 board, 280 W CPU; with the default extras (4 DIMMs, 2 drives, 4 fans, 50 W board) the rest

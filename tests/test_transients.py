@@ -1,4 +1,4 @@
-"""psu.transient: GPU excursions per time window against what a PSU rides (SPEC §4.4): the ATX 3.x table, a
+"""psu.transient: GPU excursions per time window against what a PSU rides (README: Transients): the ATX 3.x table, a
 measured over-power trip point, or the default for unmeasured ATX 2.x units, whichever is largest; an error only
 on measured figures."""
 

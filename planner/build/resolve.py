@@ -33,7 +33,7 @@ from planner.validation import location, message
 
 P = TypeVar("P", bound=Part)
 
-#: The outlet assumed for a build that names no circuit, by region (SPEC §2.2).
+#: The outlet assumed for a build that names no circuit, by region (README: Build files).
 DEFAULT_OUTLETS: dict[str, str] = {
     "us": "nema-5-15", "eu": "schuko-16a", "uk": "bs-1363-13a", "jp": "jis-c-8303-15a",
     "cn": "gb-2099-10a", "au": "as-nzs-3112-10a",

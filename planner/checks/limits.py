@@ -142,7 +142,7 @@ def _estimated_floors(build: ResolvedBuild, limits: dict[int, float], remaining:
 
 
 def range_tool(maker: str, below: bool) -> str:
-    """Where a card's settable power range is read, by its chip's maker (SPEC §3 `power-limit.range`)."""
+    """Where a card's settable power range is read, by its chip's maker (docs/verdicts.md `power-limit.range`)."""
     if maker == "NVIDIA":
         return f'`nvidia-smi -q -d POWER` ("{"Min" if below else "Max"} Power Limit")'
     if maker == "AMD":

@@ -13,7 +13,7 @@ from planner.placement import params as placement_params
 from planner.placement.layout import Layout
 from planner.placement.mounts import GpuMount
 
-USABLE_LANES = 4  # below x4 a GPU is starved: an error, not a warning (SPEC §3 slot.lanes)
+USABLE_LANES = 4  # below x4 a GPU is starved: an error, not a warning (docs/verdicts.md slot.lanes)
 #: A link of at least half the card's lanes at PCIe 4.0 or newer (x8 of x16: 15.8 GB/s each way, what a PCIe 3.0
 #: x16 slot gave) is how builders run two to four cards on CPU lanes: Dettmers' guide ("x8 is fine for 2–4
 #: GPUs", written for PCIe 3.0), Puget Systems' PCIe 4.0 x8 vs x16 tests (a few percent at most). It is stated

@@ -1,5 +1,5 @@
-"""The power-limit optimiser (SPEC §5.2): the highest power limit per GPU that clears every error a power limit
-can change, maximising the build's estimated throughput.
+"""The power-limit optimiser (README: Power-limit optimiser): the highest power limit per GPU that clears every error a
+power limit can change, maximising the build's estimated throughput.
 
 It knows nothing about how those checks work: it edits the build's power limits (card minimum ≤ P ≤ its
 default board power, in 5 W steps; never below the catalog's minimum, sourced or estimated, and its

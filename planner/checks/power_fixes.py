@@ -21,7 +21,7 @@ from planner.physics.power import rated_watts, runs_on
 if TYPE_CHECKING:
     from planner.catalog import Catalog
 
-STEP_W = params.POWER_LIMIT_STEP.value  # power limits are proposed in 5 W steps (SPEC §5.2)
+STEP_W = params.POWER_LIMIT_STEP.value  # power limits are proposed in 5 W steps (README: Power-limit optimiser)
 
 
 def limit_cut_fix(ctx: Context, gpus: Iterable[int], fits: Callable[[float], bool], code: str,

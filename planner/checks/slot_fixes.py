@@ -1,4 +1,4 @@
-"""Fixes for cards that do not fit (SPEC §4.7): thinner cards, risers to vertical mounts, a case with more
+"""Fixes for cards that do not fit (README: Placement): thinner cards, risers to vertical mounts, a case with more
 slots, or letting the solver choose the slots. Each candidate is first tried on the placement problem
 alone (microseconds), and only one that places every GPU is re-checked as a whole build (`ctx.fix`), so a
 suggestion is offered only when it verifies."""

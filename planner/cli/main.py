@@ -337,7 +337,7 @@ def _add_place(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     place = sub.add_parser(
         "place", parents=[common], formatter_class=RAW,
         help="place a build's GPUs in slots and on risers: slot diagram, lanes, PCIe tree",
-        description="Place every GPU the build file does not place itself (SPEC §4.7): no overlapping coolers, "
+        description="Place every GPU the build file does not place itself (README: Placement): no overlapping coolers, "
                     "nothing past the case's last expansion slot, lane-sharing rules applied; the most lanes "
                     "first (x16 before x8), then the most free space below open-air cards. Prints the slot "
                     "diagram, each GPU's link, the PCIe tree and the `slot = …` lines that pin the placement.\n"

@@ -1,4 +1,5 @@
-"""`planner solve FILE`: complete a partial build into the cheapest machine that passes (SPEC §5.3)."""
+"""`planner solve FILE`: complete a partial build into the cheapest machine that passes (README: Completing a partial
+build)."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def to_json(result: SolveResult) -> dict[str, Any]:
-    """The issue's JSON form: the SPEC §8 report of the completed build under `report`."""
+    """The issue's JSON form: the `planner check` JSON report of the completed build under `report`."""
     from planner.report import price_facts
     from planner.report import to_json as report_json
 

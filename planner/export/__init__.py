@@ -1,1 +1,1 @@
-"""Exports of SPEC §7: parts lists (md, csv, json, text); later power-limit scripts."""
+"""Exports of README: Command-line reference: parts lists (md, csv, json, text); later power-limit scripts."""

@@ -1,5 +1,5 @@
 """Parts-list exports: Markdown, CSV (formula-injection safe), JSON and plain text; and the routing to the
-power-limit scripts (SPEC §7)."""
+power-limit scripts (README: Command-line reference)."""
 
 from __future__ import annotations
 

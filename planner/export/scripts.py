@@ -1,5 +1,6 @@
-"""Power-limit exports (SPEC §7): a shell script that applies each GPU's power limit with nvidia-smi, and a
-oneshot systemd unit that does the same at every boot (limits set with nvidia-smi do not survive a reboot).
+"""Power-limit exports (README: Command-line reference): a shell script that applies each GPU's power limit with
+nvidia-smi, and a oneshot systemd unit that does the same at every boot (limits set with nvidia-smi do not survive a
+reboot).
 
 nvidia-smi numbers GPUs in PCI bus order (its default; CUDA's own default order differs). Boards normally
 enumerate their slots from the one nearest the CPU, so the cards are numbered by the position of the

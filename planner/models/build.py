@@ -1,4 +1,4 @@
-"""The build file of SPEC §2.2, as written by the user (before part references are resolved)."""
+"""The build file (README: Build files), as written by the user (before part references are resolved)."""
 
 from typing import Annotated, Any, Literal
 
@@ -63,7 +63,7 @@ class GpuSpec(_Strict):
 
 
 class Extras(_Strict):
-    """Smaller loads of the DC budget (SPEC §4.1); defaults are in planner/physics/params.py."""
+    """Smaller loads of the DC budget (README: DC budget); defaults are in planner/physics/params.py."""
 
     ram_modules: StrictInt | None = Field(default=None, ge=1, le=64,
                                           description="DIMMs installed (at least 1: a board needs memory).")
@@ -81,7 +81,8 @@ class BuildFile(_Strict):
 
     name: str | None = Field(default=None, description="Build name (default: the file name).")
     ambient: Temperature = Field(default=25, ge=-10, le=50, description="Room temperature, °C.")
-    workload: Workload = Field(default="llm-train", description="What the machine runs (SPEC §6 kinds).")
+    workload: Workload = Field(default="llm-train",
+                               description="What the machine runs (the workload kinds of docs/performance-model.md).")
     region: Region | None = Field(default=None, description="Region for the default circuit when none is given.")
     case: PartRef = Field(description="Case id or inline case.")
     motherboard: PartRef = Field(description="Motherboard id or inline motherboard.")

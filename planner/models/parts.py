@@ -1,4 +1,4 @@
-"""Part kinds of SPEC §2.1. One catalog file per kind; each entry is keyed by its id.
+"""Part kinds of README: Catalogs. One catalog file per kind; each entry is keyed by its id.
 
 Field docstrings become the JSON Schema descriptions and the catalog docs. Quantities accept a bare
 number in the documented unit or a string with a unit ("313 mm", "13.5 in", "120 cfm").

@@ -1,5 +1,5 @@
 """Real workload models (`catalogs/models.toml`, kind `model`): the figures the GPU recommendation's
-memory estimator and decode-speed model need (SPEC §6).
+memory estimator and decode-speed model need (docs/performance-model.md).
 
 An LLM carries its architecture (layers, hidden size, attention and KV heads, head size, context
 length) so the KV cache and activations can be computed; a diffusion model its components and native

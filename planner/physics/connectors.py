@@ -1,4 +1,4 @@
-"""Which PSU plugs feed which inputs (SPEC §3 psu.connectors).
+"""Which PSU plugs feed which inputs (docs/verdicts.md psu.connectors).
 
 A card's power inputs take native plugs of their kind; a PCIe 6-pin input takes a PSU's PCIe 6+2 plug, like an
 8-pin one (the PSU plugs counted as "PCIe 8-pin" are 6+2). A 12VHPWR / 12V-2x6 input on a PSU without (enough)

@@ -1,4 +1,4 @@
-"""Which PSU feeds what, and the load on each PSU and circuit (SPEC §4.1, §3 psu.split).
+"""Which PSU feeds what, and the load on each PSU and circuit (README: DC budget, docs/verdicts.md psu.split).
 
 The PSU listed first feeds the motherboard: the CPU (through its EPS plugs), board, RAM, drives, fans and
 `extras.other`, and any card without power inputs (it draws from its slot). Each other GPU takes all its
@@ -133,7 +133,7 @@ _NO_INPUTS = PlugNeed(0, 0, 0, 0)
 
 
 def power_split(build: ResolvedBuild, budget: DcBudget, psu_target: float = params.PSU_TARGET_LOAD.value) -> Split:
-    """The best way to feed every GPU from the build's PSUs (SPEC §4.1), with each PSU's and circuit's load."""
+    """The best way to feed every GPU from the build's PSUs (README: DC budget), with each PSU's and circuit's load."""
     problem = _Problem(build, budget, psu_target)
     fixed: dict[int, int] = {}
     # cards the split cannot tell apart (the same board at the same limit, with the same inputs and riser) form

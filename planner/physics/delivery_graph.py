@@ -1,4 +1,5 @@
-"""The power-delivery network as a graph, and the bottleneck its minimum cut names (SPEC §4.1, §3 psu.split).
+"""The power-delivery network as a graph, and the bottleneck its minimum cut names (README: DC budget, docs/verdicts.md
+psu.split).
 
     wall → circuit → PSU → plug group (PCIe 8-pin, 12VHPWR, EPS) → GPU / CPU → load
                          → motherboard (24-pin) → board, RAM, drives, fans, slot-powered cards

@@ -1,4 +1,4 @@
-"""PSU efficiency against load from the 80 PLUS tables, and the wall draw it implies (SPEC §4.2).
+"""PSU efficiency against load from the 80 PLUS tables, and the wall draw it implies (README: Efficiency and wall draw).
 
 Efficiency is interpolated linearly between the table's load points and held flat below the first and
 above the last (100 %). The 115 V table applies on 100–127 V circuits, the 230 V table on 200–240 V ones.

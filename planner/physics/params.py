@@ -10,18 +10,19 @@ A user who doubts a number should find it here in a minute. Values are canonical
 from planner.parameter import Param as Param  # re-exported: params.Param names the type
 from planner.parameter import Table as Table
 
-# -- DC power budget (SPEC §4.1) ---------------------------------------------------------------------
+# -- DC power budget (README: DC budget) ---------------------------------------------------------------------
 BOARD_POWER = Param(
-    50, "W", "SPEC §4.1 default; workstation boards (VRMs, chipset, BMC, 10 GbE) measure ~30–60 W",
+    50, "W", "the planner's default (README: DC budget); workstation boards (VRMs, chipset, BMC, 10 GbE) measure "
+    "~30–60 W",
     "the motherboard's own draw when its real figure is not in the catalog")
 RAM_MODULE_POWER = Param(
-    3, "W", "SPEC §4.1; JEDEC DDR4/DDR5 RDIMMs draw ~2–5 W each under load",
+    3, "W", "README: DC budget; JEDEC DDR4/DDR5 RDIMMs draw ~2–5 W each under load",
     "per installed DIMM")
 DRIVE_POWER = Param(
-    7, "W", "SPEC §4.1; NVMe SSDs peak at 5–9 W, 3.5\" HDDs ~6–9 W active",
+    7, "W", "README: DC budget; NVMe SSDs peak at 5–9 W, 3.5\" HDDs ~6–9 W active",
     "per SSD or HDD")
 FAN_POWER = Param(
-    3, "W", "SPEC §4.1; 120/140 mm case fans draw 1–3 W at full speed",
+    3, "W", "README: DC budget; 120/140 mm case fans draw 1–3 W at full speed",
     "per case fan")
 DEFAULT_RAM_MODULES = Param(
     4, "modules", "planner assumption: a typical multi-GPU desktop has 4 DIMMs", "when [extras] does not say")
@@ -30,12 +31,12 @@ DEFAULT_DRIVES = Param(
 DEFAULT_FANS = Param(
     4, "fans", "planner assumption: 3 intake + 1 exhaust", "when [extras] does not say")
 
-# -- PSU headroom (SPEC §3 psu.headroom) -------------------------------------------------------------
+# -- PSU headroom (docs/verdicts.md psu.headroom) -------------------------------------------------------------
 PSU_TARGET_LOAD = Param(
     0.80, "fraction", "common PSU sizing practice; 80 PLUS efficiency peaks near 50 %, and Dettmers' 4×3090"
     " example calls 1400 W of GPUs on a 1600 W unit too tight", "warn above this sustained load fraction")
 
-# -- PSU efficiency and wall draw (SPEC §4.2; planner/physics/efficiency.py, wall.py) --------------------
+# -- PSU efficiency and wall draw (README: Efficiency and wall draw; planner/physics/efficiency.py, wall.py) -----------
 EFFICIENCY_LOAD_POINTS = (0.10, 0.20, 0.50, 1.00)  # load fractions of the 80 PLUS tables below
 EFFICIENCY_115V = Table(
     {"80plus-white": (None, 0.80, 0.80, 0.80), "80plus-bronze": (None, 0.82, 0.85, 0.82),
@@ -61,7 +62,8 @@ WALL_EFFICIENCY = Param(
 LOW_LINE_VOLTAGE = Param(
     200, "V", "80 PLUS tests at 115 V and 230 V; mains is either 100–127 V or 200–240 V",
     "a circuit below this uses the 115 V table and a derating PSU's wattage_115v")
-#: What a breaker does with a sustained load (SPEC §4.3): the continuous limit above is a code rule for loads of
+#: What a breaker does with a sustained load (README: Outlets and circuits): the continuous limit above is a code rule
+#: for loads of
 #: three hours or more, not a trip point. Over it `outlet.continuous` warns; over the breaker's rating it fails.
 BREAKER_HOLDS = Param(
     1.00, "× rating", "UL 489 calibration (optifuse.com, 'UL 489 vs. UL 1077'; reference real-machines.md): a listed"
@@ -79,7 +81,7 @@ BREAKER_INSTANT_TRIP = Param(
     " rating too", "a transient peak below this multiple of the breaker rating is ridden through by the breaker:"
     " its thermal element needs seconds to minutes at that level (UL 489: 200 % within 2 minutes)")
 
-# -- Power cords and AC inlets (SPEC §3 outlet.inlet; planner/physics/wall.py) -----------------------------
+# -- Power cords and AC inlets (docs/verdicts.md outlet.inlet; planner/physics/wall.py) -----------------------------
 C14_INLET_CURRENT = Param(
     10, "A", "IEC 60320 C13/C14 rating (reference README Connectors)", "a C14-inlet PSU's cord outside North America")
 C14_INLET_CURRENT_NA = Param(
@@ -92,7 +94,7 @@ C20_INLET_CURRENT_NA = Param(
     "a C20-inlet PSU's cord on a US or Canadian circuit")
 NORTH_AMERICA = ("us", "ca")  # outlet regions where the UL/CSA cord ratings above apply
 
-# -- Transients (SPEC §4.4; planner/physics/transients.py) ---------------------------------------------
+# -- Transients (README: Transients; planner/physics/transients.py) ---------------------------------------------
 #: The time windows reviewers measure GPU excursions in (Igor's Lab), shortest first, and the ones a PSU's
 #: over-power/over-current protection acts on: it averages current over milliseconds to tens of milliseconds,
 #: while its bulk capacitors ride spikes shorter than a millisecond (reference README; computerbase.de forum,
@@ -127,9 +129,10 @@ ATX2_OPP_DEFAULT = Param(
     " about 20 ms", "what an ATX 2.x unit with no measured trip point is assumed to ride for milliseconds; ATX 2.x"
     " guarantees no excursions, so a verdict resting on this figure is a warning that says so")
 TRANSIENT_WARNING_MARGIN = Param(
-    0.10, "fraction", "SPEC §3 psu.transient", "warn when the coincident peak is within this share of capability")
+    0.10, "fraction", "docs/verdicts.md psu.transient",
+    "warn when the coincident peak is within this share of capability")
 
-# -- Power connectors (SPEC §3 psu.connectors; planner/physics/connectors.py) ------------------------------
+# -- Power connectors (docs/verdicts.md psu.connectors; planner/physics/connectors.py) ------------------------------
 PCIE_8PIN_WATTS = Param(150, "W", "PCIe CEM: 8-pin auxiliary connector", "what one 8-pin plug carries")
 HPWR_WATTS = Param(600, "W", "PCIe CEM 5.0: 12VHPWR / 12V-2x6 at 55 A", "what one 12VHPWR plug carries")
 HPWR_ADAPTER_MIN_PLUGS = Param(
@@ -148,9 +151,9 @@ HPWR_CABLE_SOCKETS = Param(
     " (comptoir-hardware.com, 2022-07); Corsair's Type 4 12VHPWR cable for older units likewise takes two PCIe/CPU"
     " sockets", "shared modular sockets a 12VHPWR / 12V-2x6 cable takes on a unit whose catalog entry does not say")
 
-# -- Multi-PSU split (SPEC §4.1, §3 psu.split; planner/physics/delivery.py) --------------------------------
+# -- Multi-PSU split (README: DC budget, docs/verdicts.md psu.split; planner/physics/delivery.py) ----------------------
 SPLIT_MAX_CANDIDATES = Param(
-    400, "assignments", "planner choice: keeps a re-check of an 8-GPU build within the 20 ms budget (SPEC §10)",
+    400, "assignments", "planner choice: keeps a re-check of an 8-GPU build within the 20 ms budget",
     "above this many ways to share the GPUs among the PSUs, the split is built greedily, largest card first")
 
 # -- Case fit ---------------------------------------------------------------------------------------
@@ -169,16 +172,18 @@ HPWR_PLUG_HEIGHT = Param(
     "how far the plug itself stands above a card whose socket is on its top edge; a verdict that only this"
     " figure tips is a warning that names it")
 
-# -- Power-limit slowdown (SPEC §4.5; planner/physics/slowdown.py) ------------------------------------
+# -- Power-limit slowdown (README: Power-limit slowdown; planner/physics/slowdown.py) ----------------------------------
 DVFS_STATIC_FRACTION = Param(
-    0.25, "fraction of the chip's reference power", "SPEC §4.5; leakage, memory and fans draw ~20–30 % of a"
+    0.25, "fraction of the chip's reference power",
+    "README: Power-limit slowdown; leakage, memory and fans draw ~20–30 % of a"
     " GPU's board power whatever the core clock", "the part of the power that does not scale with clock speed;"
     " a property of the silicon, so taken from the chip's tdp, not a factory-overclocked board's")
 DVFS_FREQUENCY_EXPONENT = Param(
-    1 / 3, "exponent", "SPEC §4.5: dynamic power ∝ f·V² with V tracking f, so ∝ f³",
+    1 / 3, "exponent", "README: Power-limit slowdown: dynamic power ∝ f·V² with V tracking f, so ∝ f³",
     "clock speed ∝ (dynamic power)^(1/3)")
 COMPUTE_BOUND_BETA = Param(
-    1.0, "exponent", "SPEC §4.5; tensor-core throughput scales with the core clock", "throughput ∝ (f/f0)^β for"
+    1.0, "exponent", "README: Power-limit slowdown; tensor-core throughput scales with the core clock",
+    "throughput ∝ (f/f0)^β for"
     " training and prefill; with it the model gives −6.8 % for an RTX 3090 at 300 W (Dettmers: ≈ −7 %)")
 MEMORY_BOUND_BETA = Param(
     0.15, "exponent", "reference README: single-stream LLM decode is nearly flat down to ~55–60 % of stock"
@@ -188,7 +193,7 @@ MEMORY_BOUND_KNEE = Param(
     0.60, "fraction of stock power", "reference README: memory-bound decode falls off below ~55–60 % of stock",
     "below this the core clock becomes the bottleneck and throughput follows the clock (β = 1)")
 
-# -- Thermals and airflow (SPEC §4.6; planner/physics/thermal.py) -------------------------------------
+# -- Thermals and airflow (README: Thermals; planner/physics/thermal.py) -------------------------------------
 AIR_HEATING = Param(
     1.76, "°C·CFM/W", "ρ·c_p of 20 °C air at sea level (reference README Thermals; vendor rule CFM = 3160 × kW"
     " / ΔT °F)", "air rise ΔT = 1.76 × W / CFM")
@@ -221,7 +226,7 @@ CASE_SHARE_FLOW_THROUGH = Param(
     0.5, "fraction", "planner assumption: one of the two fans exhausts through the bracket, the other blows"
     " through the fin stack into the case", "share of a flow-through card's heat left in the case")
 CASE_SHARE_OPEN_AIR = Param(
-    1.0, "fraction", "SPEC §4.6: open-air cards put all of their heat inside the case", "share left in the case")
+    1.0, "fraction", "README: Thermals: open-air cards put all of their heat inside the case", "share left in the case")
 CASE_SHARE_BLOWER = Param(
     0.2, "fraction", "planner assumption (no measurement found, reference README): blowers exhaust most of their"
     " heat through the bracket; the shroud and backplate shed the rest", "share left in the case")
@@ -278,13 +283,14 @@ PSU_BELOW_HEAT_SHARE = Param(
     "share of the bottom PSU's loss heat (DC load × (1 / 90 % − 1), WALL_EFFICIENCY) that warms the intake of a"
     " card starved right above it")
 CASE_RISE_WARNING = Param(
-    10, "°C", "SPEC §3 thermal.case", "warn when the case air rises more than this over the room")
+    10, "°C", "docs/verdicts.md thermal.case", "warn when the case air rises more than this over the room")
 CASE_RISE_ERROR = Param(
-    15, "°C", "SPEC §3 thermal.case", "error when the case air rises more than this over the room")
+    15, "°C", "docs/verdicts.md thermal.case", "error when the case air rises more than this over the room")
 
-# -- Power-limit optimiser (SPEC §5.2; planner/checks/optimize.py) ------------------------------------
+# -- Power-limit optimiser (README: Power-limit optimiser; planner/checks/optimize.py) ---------------------------------
 POWER_LIMIT_STEP = Param(
-    5, "W", "SPEC §5.2", "the optimiser proposes limits in steps of this size (nvidia-smi takes whole watts)")
+    5, "W", "README: Power-limit optimiser",
+    "the optimiser proposes limits in steps of this size (nvidia-smi takes whole watts)")
 
 # -- PCIe peer-to-peer between cards (checks/pcie.py; recommend/decode.py through recommend/params.py) --------------
 NO_P2P_GEFORCE = Table(

@@ -1,4 +1,4 @@
-"""The DC power budget of SPEC §4.1 and each PSU's usable rating at its circuit's voltage.
+"""The DC power budget of README: DC budget and each PSU's usable rating at its circuit's voltage.
 
 Who feeds what (the multi-PSU split) is in delivery.py; efficiency and wall draw in efficiency.py and wall.py;
 transient peaks in transients.py."""

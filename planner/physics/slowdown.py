@@ -1,4 +1,4 @@
-"""How much speed a power limit costs (SPEC §4.5).
+"""How much speed a power limit costs (README: Power-limit slowdown).
 
 `relative_perf(board, chip, power, workload)` is the card's throughput at `power` divided by its throughput
 at its default board power P0 (`board.tdp`). Two sources, in this order:
@@ -33,7 +33,7 @@ from planner.physics import params
 
 WorkloadKind = Literal["compute-bound", "memory-bound"]
 
-#: The slowdown curve each workload of SPEC §6 follows. Only single-stream LLM inference is dominated
+#: The slowdown curve each workload kind follows. Only single-stream LLM inference is dominated
 #: by memory bandwidth; training, fine-tuning, image generation and "general" work keep the tensor cores
 #: busy (compute-bound is also the conservative choice: it loses more speed per watt).
 WORKLOAD_KIND: dict[str, WorkloadKind] = {

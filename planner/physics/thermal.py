@@ -1,4 +1,4 @@
-"""Case air and GPU temperatures (SPEC §4.6): transparent and conservative, not CFD.
+"""Case air and GPU temperatures (README: Thermals): transparent and conservative, not CFD.
 
 * **Case air.** The heat released inside the case (each card's share by cooler type — blowers exhaust most
   of theirs through the bracket, open-air cards keep all of it in — plus CPU, board, RAM, drives, fans)

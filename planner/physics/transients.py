@@ -1,4 +1,4 @@
-"""GPU power excursions against what a PSU rides, per time window (SPEC §4.4).
+"""GPU power excursions against what a PSU rides, per time window (README: Transients).
 
 A GPU's excursions are peaks averaged over the windows reviewers measure (< 1 ms, 1–5 ms, 5–10 ms, 10–20 ms),
 as multiples of its power limit: its board's measurement, else its chip's, else its architecture's (measured on

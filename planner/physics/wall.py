@@ -1,4 +1,5 @@
-"""Wall draw per circuit and the power cord between each PSU and its outlet (SPEC §4.2, §4.3, §3 outlet.*).
+"""Wall draw per circuit and the power cord between each PSU and its outlet (README: Efficiency and wall draw, README:
+Outlets and circuits, docs/verdicts.md outlet.*).
 
 A circuit carries the wall draw of its PSUs (DC ÷ efficiency at that load and voltage) plus its
 `other_load`; its continuous limit is voltage × breaker current × continuous factor, and the breaker itself

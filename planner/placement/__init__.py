@@ -2,7 +2,7 @@
 
 `Context.placement` (planner/checks/engine/context.py) is what the checks, the report and the thermal model
 read: `place(build)` keeps the mounts the build file states (`slot = …`, `riser = …`) and lets the exact
-solver of SPEC §4.7 (planner/placement/solver.py) place every other GPU.
+solver of README: Placement (planner/placement/solver.py) place every other GPU.
 
 Modules: `layout` (the slot/mount model from the catalogs), `solver` (the exact search), `mounts`
 (the records), `from_build` (from a build to its Placement), `explain` (why a GPU gets no mount, with

@@ -1,4 +1,4 @@
-"""Why no placement exists, in counts a builder can check by hand (SPEC §4.7):
+"""Why no placement exists, in counts a builder can check by hand (README: Placement):
 "4 cards × 3 slots need 12 positions; this board and case offer 9"."""
 
 

@@ -5,7 +5,7 @@ chipset, lane-sharing rules, the PCIe switch they sit behind), its switches (ups
 expansion-slot position and its vertical/remote mounts.
 A `CardNeed` holds what one GPU needs: how many positions its cooler covers, its lanes, and whether it
 sits in a slot (directly or on an extender) or on a riser cable to a mount. The solver, the checks and
-the diagram all read these, so the rules of SPEC §4.7 live in one place.
+the diagram all read these, so the placement rules (README: Placement) live in one place.
 """
 
 
@@ -16,7 +16,7 @@ from typing import NamedTuple
 from planner.build.resolve import GpuInstance, ResolvedBuild
 from planner.models.parts import ShareRule
 
-#: Coolers that breathe through fans on their face: they want free space below them (SPEC §4.6).
+#: Coolers that breathe through fans on their face: they want free space below them (README: Thermals).
 OPEN_AIR_COOLERS = frozenset({"open-air", "flow-through"})
 #: A GPU's edge connector is x16: it needs a full-length slot of its own.
 CARD_SLOT_SIZE = 16

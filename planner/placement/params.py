@@ -2,7 +2,7 @@
 
 from planner.parameter import Param
 
-# -- Placement, lanes and risers (SPEC §4.7; planner/placement/, planner/checks/rules/slot.py, riser.py) ----------
+# -- Placement, lanes and risers (README: Placement; planner/placement/, planner/checks/rules/slot.py, riser.py) -------
 OPEN_AIR_GAP_CAP = Param(
     2, "positions", "planner assumption; Tom's Hardware: keep at least one free expansion slot between open-air"
     " cards", "the solver's cooling objective counts the free positions below an open-air card up to this many:"

@@ -1,4 +1,4 @@
-"""The placement solver of SPEC §4.7: exact, by dynamic programming over the board's slots, top to bottom.
+"""The placement solver of README: Placement: exact, by dynamic programming over the board's slots, top to bottom.
 
 Every GPU the build does not place (`slot = …`) gets a slot of its own, or — on a riser cable — a slot
 for its riser's plug and one of the case's vertical/remote mounts. Rules: a card at position p covers

@@ -1,5 +1,5 @@
-"""LLM inference speed (SPEC §6): decode tokens/s, prefill (time to first token) and serving many users with
-continuous batching, per inference engine and version (planner/recommend/engines.toml) and per way of using
+"""LLM inference speed (docs/performance-model.md): decode tokens/s, prefill (time to first token) and serving many
+users with continuous batching, per inference engine and version (planner/recommend/engines.toml) and per way of using
 several cards. Formulas, fitted constants and residuals: docs/performance-model.md; the data they are fitted on:
 tests/data/perf/.
 

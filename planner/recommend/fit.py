@@ -1,6 +1,6 @@
 """Does a candidate fit a given build? Substitute its cards for the build's GPUs and run the checks.
 
-The placement, power, outlet and thermal checks (SPEC §3) then decide, so every check added to the
+The placement, power, outlet and thermal checks (docs/verdicts.md) then decide, so every check added to the
 planner limits the recommendation too. A few checks look at parts other than the GPUs (the board's
 form factor in the case, the PSU bays, the PSU's cord); their errors belong to the build whatever the
 GPUs, so they are reported once and do not exclude candidates.
@@ -21,7 +21,7 @@ from planner.errors import InputError
 from planner.models.build import Region
 from planner.models.parts import GpuBoard
 
-#: Check codes (SPEC §3) whose errors do not depend on the GPUs.
+#: Check codes (docs/verdicts.md) whose errors do not depend on the GPUs.
 GPU_INDEPENDENT_CODES = frozenset({"case.form-factor", "case.psu", "outlet.inlet"})
 
 

@@ -1,4 +1,4 @@
-"""Weight and KV-cache formats: bits per weight, and which tensors stay at higher precision (SPEC §6).
+"""Weight and KV-cache formats: bits per weight, and which tensors stay at higher precision (docs/performance-model.md).
 
 Shared by the memory estimate (planner/recommend/memory.py) and the speed model (planner/recommend/perf.py).
 A format is a recipe of tensor types, as the tools that write the files apply it:

@@ -1,4 +1,4 @@
-"""Put the chosen GPUs into a build file (SPEC §6: `planner recommend --into build.toml`).
+"""Put the chosen GPUs into a build file (`planner recommend --into build.toml`).
 
 An existing file keeps everything but its [[gpu]] tables (comments and order too: tomlkit); a new file
 starts from `--build FILE` when one is given, else from a starter build whose other parts the user is

@@ -1,4 +1,4 @@
-"""How much GPU memory a workload needs (SPEC §6), how it splits over several cards, and how much of a
+"""How much GPU memory a workload needs (docs/performance-model.md), how it splits over several cards, and how much of a
 card is usable. The formulas, their constants and the fit against public figures: docs/memory-model.md.
 
 Every figure is in GiB (2^30 bytes): GPU makers' "24 GB" is 24 GiB of memory, so card capacities and

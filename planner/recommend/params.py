@@ -1,19 +1,18 @@
-"""Every parameter of the GPU recommendation (SPEC §6): memory need, the speed model, ranking and cost, cloud
-vs buy — each with its source and why it has this value. Workload and economic figures, not physics: the
-physics models' parameters are in planner/physics/params.py.
-"""
+"""Every parameter of the GPU recommendation (docs/performance-model.md): memory need, the speed model, ranking and
+cost, cloud vs buy — each with its source and why it has this value. Workload and economic figures, not physics: the
+physics models' parameters are in planner/physics/params.py."""
 
 from planner.parameter import Param, Table
 from planner.physics import params as physics_params
 
-# -- GPU recommendation (SPEC §6; planner/recommend/, docs/performance-model.md) -----------------------
+# -- GPU recommendation (planner/recommend/, docs/performance-model.md) ------------------------------------------------
 # Memory need (planner/recommend/memory.py)
 # Weight formats (bits per weight, which tensors stay 16-bit) and KV-cache types live with their sources in
 # planner/recommend/formats.py, shared by the memory estimate and the speed model.
 TRAINING_BYTES_PER_PARAMETER = Param(
     16, "B", "Rajbhandari et al. 2020, 'ZeRO' (arXiv:1910.02054) §3.1: mixed-precision Adam keeps 16-bit weights"
     " and gradients (2 + 2 B) and fp32 master weights, momentum and variance (12 B)", "full training or"
-    " fine-tuning; SPEC §6 quotes 16–18 B with framework extras")
+    " fine-tuning")
 ACTIVATION_BYTES_FACTOR = Param(
     34, "B per token per hidden unit per layer", "Korthikanti et al. 2022, 'Reducing Activation Recomputation in"
     " Large Transformer Models' (arXiv:2205.05198): s·b·h·(34 + 5·a·s/h) bytes per layer in 16-bit; flash"

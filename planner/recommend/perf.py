@@ -1,6 +1,6 @@
-"""A performance model from GPU specs (SPEC §6): relative speed for 8-bit inference, 16-bit inference and
-16-bit training like the Dettmers charts, training throughput for transformers and CNNs on one or several
-cards, and (planner/recommend/decode.py) LLM decode, prefill and serving speed per engine.
+"""A performance model from GPU specs (docs/performance-model.md): relative speed for 8-bit inference, 16-bit inference
+and 16-bit training like the Dettmers charts, training throughput for transformers and CNNs on one or several cards, and
+(planner/recommend/decode.py) LLM decode, prefill and serving speed per engine.
 
 Batched inference is a softened roofline. Per byte of DRAM traffic it does I FLOP of tensor-core math, so
 one byte of work takes

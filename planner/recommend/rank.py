@@ -1,4 +1,4 @@
-"""Rank GPU options (a card × a count) for a workload (SPEC §6).
+"""Rank GPU options (a card × a count) for a workload (docs/performance-model.md).
 
 An option fits when each card's usable memory (its capacity less the CUDA context, a display and a
 fragmentation margin: memory.usable_memory) covers the need per card, its price the budget, and (with a build) the

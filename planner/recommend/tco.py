@@ -1,4 +1,4 @@
-"""Cloud vs buy (SPEC §6): when does owning the hardware cost less than renting it?
+"""Cloud vs buy (docs/performance-model.md): when does owning the hardware cost less than renting it?
 
     hours per day      h = 24 × utilisation (or as given)
     kWh per year       E = wall draw [kW] × h × 365
@@ -50,7 +50,7 @@ class Tco(NamedTuple):
 
 def cloud_vs_buy(hardware_cost: float, power_w: float, hours_per_day: float, electricity: float,
                  cloud_price: float | None) -> Tco:
-    """The figures of SPEC §6; InputError for inputs out of range."""
+    """The figures of docs/performance-model.md; InputError for inputs out of range."""
     _check(hardware_cost, "hardware cost", 0, 10_000_000)
     _check(power_w, "power", 1, 100_000)
     _check(hours_per_day, "hours per day", 0, 24)

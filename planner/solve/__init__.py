@@ -1,4 +1,4 @@
-"""`planner solve`: complete a partial build into the cheapest machine that passes (SPEC §5.3).
+"""`planner solve`: complete a partial build into the cheapest machine that passes (README: Completing a partial build).
 
 Modules: `partial` (read a partial build), `reads` (what each check reads, so a partial choice is judged as soon
 as it can be), `space` (candidates, prices, objectives, bounds), `search` (the branch and bound), `complete`
@@ -25,7 +25,7 @@ __all__ = ["OBJECTIVES", "Added", "Partial", "SolveResult", "parse_partial", "pl
 
 
 class SolveResult(NamedTuple):
-    """What `planner solve` answers (its JSON is this, with the report in SPEC §8 form)."""
+    """What `planner solve` answers (its JSON is this, with the report in `planner check`'s JSON form)."""
 
     file: str
     status: str  # "solved" | "infeasible"

@@ -1,4 +1,5 @@
-"""A partial build (SPEC §5.3): the GPUs given, any of case, motherboard, CPU, PSUs and circuits missing.
+"""A partial build (README: Completing a partial build): the GPUs given, any of case, motherboard, CPU, PSUs and
+circuits missing.
 
 It is read like a build file (same keys, same messages) and resolved with the real resolver: every kind the
 file leaves out gets a stand-in catalog part, so the given parts resolve exactly as `planner check` resolves

@@ -1,4 +1,4 @@
-"""Branch and bound over the parts a partial build leaves out (SPEC §5.3).
+"""Branch and bound over the parts a partial build leaves out (README: Completing a partial build).
 
 Stages, in the order that prunes most: board → case → riser cables → CPU → PSUs and circuits. At each stage
 the candidates come cheapest first; a branch is cut when the price of its choices plus an admissible lower
@@ -561,7 +561,7 @@ class Search:
 
     def _with_power_limits(self, completion: Completion, build: ResolvedBuild, errors: list[Finding]) -> tuple[
             Completion, dict[str, Any], tuple[ResolvedBuild, list[Finding], Context]] | None:
-        """The optimiser's power limits when they clear every error (SPEC §5.2), else None."""
+        """The optimiser's power limits when they clear every error (README: Power-limit optimiser), else None."""
         from planner.checks.optimize import optimize, power_limit_codes
 
         if any(f.code not in power_limit_codes() for f in errors):

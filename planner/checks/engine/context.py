@@ -113,7 +113,7 @@ class Context:
     @cached_property
     def placement(self) -> Placement:
         """Where each GPU sits: the build's own `slot = …`/`riser = …`, the exact solver's choice for the rest
-        (SPEC §4.7; planner/placement/)."""
+        (README: Placement; planner/placement/)."""
         return place(self.build)
 
     @cached_property
@@ -122,17 +122,19 @@ class Context:
 
     @cached_property
     def power_split(self) -> Split:
-        """Which PSU feeds each GPU, each PSU's sustained and peak load, each circuit's wall draw (§4.1–4.4)."""
+        """Which PSU feeds each GPU, each PSU's sustained and peak load, each circuit's wall draw (README: Models and
+        their parameters)."""
         return power_split(self.build, self.budget, self.settings.psu_target)
 
     @cached_property
     def thermal(self) -> Thermal:
-        """Case air rise and each GPU's inlet air and temperature (SPEC §4.6)."""
+        """Case air rise and each GPU's inlet air and temperature (README: Thermals)."""
         return thermal_model(self.build, self.placement, self.budget.rest)
 
     @cached_property
     def performance(self) -> BuildPerf:
-        """Each GPU's and the build's estimated speed at the power limits, after thermal throttling (§4.5)."""
+        """Each GPU's and the build's estimated speed at the power limits, after thermal throttling (README: Power-limit
+        slowdown)."""
         return build_performance(self.build, [g.power_w for g in self.thermal.gpus])
 
     def first_verified(self, tries: Iterable[tuple[str, list[Change]]], code: str, *, wanted: int,

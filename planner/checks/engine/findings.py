@@ -20,7 +20,7 @@ class Fix(NamedTuple):
 
 
 class Finding(NamedTuple):
-    """One result of a check (SPEC §3): a stable code, a severity, one plain sentence with the numbers,
+    """One result of a check (docs/verdicts.md): a stable code, a severity, one plain sentence with the numbers,
     the parts/slots/circuits concerned, the figure and its limit where numeric, and fixes, best first."""
 
     code: str

@@ -1,5 +1,5 @@
-"""The case (SPEC §3 `case.*`): the motherboard's form factor, each card's length and height, the cards' coolers
-against the case's expansion slots, and the PSUs in their mounts.
+"""The case (docs/verdicts.md `case.*`): the motherboard's form factor, each card's length and height, the cards'
+coolers against the case's expansion slots, and the PSUs in their mounts.
 
 PSUs: a case holds its PSUs in mounts (`Case.mounts()`: its `psu_mounts`, else `psu_bays` ATX mounts of
 `max_psu_length`). An ATX mount also takes SFX and SFX-L units on an adapter plate; CRPS and server bays take

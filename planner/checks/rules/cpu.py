@@ -1,5 +1,5 @@
-"""CPU ↔ motherboard: the socket and the platform behind it (SPEC §3 `cpu.socket`); the memory the board takes is
-memory.py.
+"""CPU ↔ motherboard: the socket and the platform behind it (docs/verdicts.md `cpu.socket`); the memory the board takes
+is memory.py.
 
 A socket is a physical fact, so a mismatch is an error. Boards of one socket can still differ in the CPUs they run
 (sTR5: WRX90 boards take only Threadripper PRO; LGA2066: X299 boards take Core X, C422 boards Xeon W): where a

@@ -1,4 +1,5 @@
-"""Memory ↔ motherboard: the DIMM kind the build names against the kinds the board takes (SPEC §3 `memory.type`).
+"""Memory ↔ motherboard: the DIMM kind the build names against the kinds the board takes (docs/verdicts.md
+`memory.type`).
 
 A DDR generation is keyed differently in the slot, and registered and unbuffered DIMMs do not mix on one platform:
 a mismatch is a physical fact, so an error.

@@ -1,5 +1,6 @@
-"""Wall outlets and circuits: sustained wall draw against the continuous limit, transient peaks against the
-breaker, and each PSU's AC inlet and cord against its outlet (SPEC §3 `outlet.*`, §4.2, §4.3)."""
+"""Wall outlets and circuits: sustained wall draw against the continuous limit, transient peaks against the breaker, and
+each PSU's AC inlet and cord against its outlet (docs/verdicts.md `outlet.*`, README: Efficiency and wall draw, README:
+Outlets and circuits)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The CPU's PCIe lanes (SPEC §3 `pcie.cpu-lanes`): the lanes the GPUs want from the CPU against the lanes it has.
+"""The CPU's PCIe lanes (docs/verdicts.md `pcie.cpu-lanes`): the lanes the GPUs want from the CPU against the lanes it
+has.
 
 A card behind a PCIe switch links to the switch at its slot's width; the CPU gives the switch its upstream lanes
 once, however many cards sit behind it (`pcie.cpu-lanes` counts those and states the shared uplink). Each slot's

@@ -1,5 +1,5 @@
-"""Power limits: within what each card allows (SPEC §3 `power-limit.range`), and what they cost in speed
-(`power-limit.cost`, model §4.5)."""
+"""Power limits: within what each card allows (docs/verdicts.md `power-limit.range`), and what they cost in speed
+(`power-limit.cost`, README: Power-limit slowdown)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,8 @@ def _optimiser_fix(ctx: Context) -> list[Fix]:
 
 
 def power_limit_plan(ctx: Context) -> Plan | None:
-    """The optimiser's power limits (SPEC §5.2), computed once per run that proposes fixes (kept in `ctx.memo`)."""
+    """The optimiser's power limits (README: Power-limit optimiser), computed once per run that proposes fixes (kept in
+    `ctx.memo`)."""
     if not ctx.propose_fixes or ctx.recheck is None:
         return None
     if "power_limit_plan" not in ctx.memo:

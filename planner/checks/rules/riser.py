@@ -1,4 +1,4 @@
-"""Risers (SPEC §3 `riser.mount`, `riser.signal`).
+"""Risers (docs/verdicts.md `riser.mount`, `riser.signal`).
 
 `riser.signal` walks each riser-fed GPU's path in the PCIe tree (planner/placement/tree.py, networkx):
 it is built only for builds with a riser, so ordinary builds never import networkx.

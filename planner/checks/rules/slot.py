@@ -1,4 +1,4 @@
-"""The cards in the board's slots (SPEC §3 `slot.*`; the placement itself is planner/placement/): coolers that
+"""The cards in the board's slots (docs/verdicts.md `slot.*`; the placement itself is planner/placement/): coolers that
 cover another card's slot, cards with no mount, and the lanes each card's link gets.
 
 The solver never overlaps cards, so `slot.overlap` catches the slots a build file names itself; `slot.placement`

@@ -1,5 +1,5 @@
-"""Cooling (SPEC §3 `thermal.*`, model §4.6): GPU temperatures, open-air cards starved by a card or the PSU
-shroud right under their fans, passive cards without server airflow, and the case air rise."""
+"""Cooling (docs/verdicts.md `thermal.*`, README: Thermals): GPU temperatures, open-air cards starved by a card or the
+PSU shroud right under their fans, passive cards without server airflow, and the case air rise."""
 
 from __future__ import annotations
 
@@ -315,7 +315,7 @@ def _server_cases(ctx: Context) -> list[Fix]:
               "with `fans = 0` (no fan moves air)"),
        warning=("more than 10 °C; over 15 °C on assumed fans (the catalog does not know the case's stock intake); "
                 "`fans = 0` in a case whose 0 CFM is an estimate"),
-       evidence="the thresholds are SPEC §3's, not a measured failure point (see below)")
+       evidence="the thresholds are a planner choice, not a measured failure point (see below)")
 def case_air(ctx: Context) -> list[Finding]:
     """The case air's rise over the room from the heat released inside and the intake airflow."""
     air = ctx.thermal.case

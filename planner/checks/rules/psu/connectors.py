@@ -1,5 +1,5 @@
 """Power plugs: every GPU and CPU input fed from its PSU's cables, adapters allowed with a warning
-(SPEC §3 `psu.connectors`)."""
+(docs/verdicts.md `psu.connectors`)."""
 
 from __future__ import annotations
 

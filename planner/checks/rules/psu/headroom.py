@@ -1,5 +1,5 @@
-"""PSU headroom and transients, per PSU on the split of the load (SPEC §3 `psu.headroom`, `psu.transient`;
-§4.1, §4.4)."""
+"""PSU headroom and transients, per PSU on the split of the load (docs/verdicts.md `psu.headroom`, `psu.transient`;
+README: DC budget, Transients)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Multi-PSU builds: each GPU fed by one PSU, no PSU or circuit over its share; when no split works, the
-max-flow/min-cut of the delivery network names the bottleneck (SPEC §3 `psu.split`, §4.1). And what any build
-with two or more PSUs needs to run them safely (`psu.multi`).
+max-flow/min-cut of the delivery network names the bottleneck (docs/verdicts.md `psu.split`, README: DC budget). And
+what any build with two or more PSUs needs to run them safely (`psu.multi`).
 
 Sources for psu.multi's advice: a second ATX PSU only starts when something pulls its PS_ON low, so builders use
 an add2psu-style relay board (or a dual-PSU cable) that starts it with the board's PSU (cryptogulch.com glossary
