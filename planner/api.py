@@ -4,6 +4,7 @@ errors and number formatting a face shows (with planner.session, all that a face
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
@@ -18,10 +19,15 @@ from planner.models.build import Region
 from planner.models.parts import Part
 from planner.report import GpuSummary, Report, make_report
 
+if TYPE_CHECKING:
+    from planner.physics.delivery import Split
+    from planner.physics.thermal import Thermal
+    from planner.placement import Placement
+
 __all__ = [
-    "Catalog", "CatalogError", "Change", "Finding", "Fix", "GpuSummary", "InputError", "Part", "PlannerError", "Region",
-    "Report", "ResolvedBuild", "Settings", "check_build", "check_file", "load_build", "num", "plan_finding",
-    "printable", "usd", "watts",
+    "Catalog", "CatalogError", "Change", "Checked", "Finding", "Fix", "GpuSummary", "InputError", "Part",
+    "PlannerError", "Region", "Report", "ResolvedBuild", "Settings", "check", "check_build", "check_file", "load_build",
+    "num", "plan_finding", "printable", "usd", "watts",
 ]
 
 
@@ -31,12 +37,40 @@ def load_build(path: Path, catalog: Catalog, region: Region | None = None) -> Re
     return resolve(spec, raw, catalog, label=buildfile.label_of(path), text=text, region=region)
 
 
-def check_build(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None) -> Report:
+class Checked(NamedTuple):
+    """A checked build: its report, and the models the checks computed to make it — where each card sits, which
+    PSU feeds what, the temperatures — so a face that draws them (`check --diagram`, the HTML report, the power-limit
+    scripts) reuses them instead of computing them again."""
+
+    build: ResolvedBuild
+    report: Report
+    context: Context
+
+    @property
+    def placement(self) -> Placement:
+        return self.context.placement
+
+    @property
+    def power_split(self) -> Split:
+        return self.context.power_split
+
+    @property
+    def thermal(self) -> Thermal:
+        return self.context.thermal
+
+
+def check(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None) -> Checked:
+    """Check a resolved build: the report, with the models its checks computed."""
     settings = settings or Settings()
     checked = Context(build, catalog, settings, propose_fixes=False)
     findings = run_checks(build, catalog, settings, context=checked)
     # the summary reads the models the checks computed; the plan combines the fixes the checks verified
-    return make_report(checked, findings, plan(checked, findings))
+    return Checked(build, make_report(checked, findings, plan(checked, findings)), checked)
+
+
+def check_build(build: ResolvedBuild, catalog: Catalog, settings: Settings | None = None) -> Report:
+    """Check a resolved build: its report (`check` keeps the models too)."""
+    return check(build, catalog, settings).report
 
 
 def check_file(path: Path, catalog: Catalog, settings: Settings | None = None) -> Report:

@@ -73,17 +73,17 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _check(path: Path, catalog: Catalog, settings: Settings, diagram: bool) -> tuple[Report, str | None]:
-    """Check one build; with `diagram`, also its slot diagram (planner/placement/diagram.py)."""
-    from planner.api import check_build, load_build
+    """Check one build; with `diagram`, also its slot diagram (planner/placement/diagram.py), drawn from the
+    placement the checks used."""
+    from planner.api import check, load_build
 
     build = load_build(path, catalog, settings.region)
-    report = check_build(build, catalog, settings)
+    checked = check(build, catalog, settings)
     if not diagram:
-        return report, None
-    from planner.placement import place
+        return checked.report, None
     from planner.placement.diagram import slot_diagram
 
-    return report, slot_diagram(build, place(build))
+    return checked.report, slot_diagram(build, checked.placement)
 
 
 def _write_text(report: Report, diagram: str | None, *, first: bool) -> None:

@@ -20,7 +20,7 @@ def run_schema(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from planner.api import check_build, load_build
+    from planner.api import check, load_build
     from planner.checks.engine.context import Settings
     from planner.export.formats import FORUM, HTML_FORMAT, SCRIPT_FORMATS, export
     from planner.fmt import printable
@@ -28,8 +28,8 @@ def run_export(args: argparse.Namespace) -> int:
     catalog = catalog_from(args)
     build = load_build(args.file, catalog, args.region)
     settings = Settings(region=args.region)
-    report = check_build(build, catalog, settings) if args.format in (*FORUM, *SCRIPT_FORMATS, HTML_FORMAT) \
-        else None
+    checked = check(build, catalog, settings) if args.format in (*FORUM, *SCRIPT_FORMATS, HTML_FORMAT) else None
+    report = checked.report if checked is not None else None
     script = args.format in SCRIPT_FORMATS
     if script and report is not None and report.verdict == "fail":
         codes = sorted({f.code for f in report.findings if f.severity == "error"})
@@ -39,12 +39,12 @@ def run_export(args: argparse.Namespace) -> int:
                   "use --force to export them anyway", file=sys.stderr)
             return ExitCode.FAIL
         print(f"planner: WARNING: {what}; exported anyway (--force)", file=sys.stderr)
-    if args.format == HTML_FORMAT and report is not None:
+    if args.format == HTML_FORMAT and checked is not None:
         from planner.export.html import to_html
 
-        text = to_html(build, report, catalog, settings)
+        text = to_html(build, checked.report, catalog, settings, context=checked.context)
     else:
-        text = export(build, args.format, report)
+        text = export(build, args.format, report, checked.placement if checked is not None else None)
     write_output(args.output, text, force=args.force,
                  executable=args.format == "nvidia-smi")
     return ExitCode.OK

@@ -17,6 +17,7 @@ from planner.export.share import SharedRow, power_lines, shared_rows, totals, wi
 from planner.fmt import printable
 
 if TYPE_CHECKING:
+    from planner.placement import Placement
     from planner.report import Report
 
 FORMATS = ("md", "bbcode", "csv", "json", "text")
@@ -320,12 +321,13 @@ FORUM = {"md": to_markdown, "bbcode": to_bbcode, "text": to_text}
 SCRIPT_FORMATS = ("nvidia-smi", "systemd")
 
 
-def export(build: ResolvedBuild, fmt: str, report: Report | None = None) -> str:
-    """`build` in format `fmt`; `report` (its check) puts the verdict at the top of a forum list."""
+def export(build: ResolvedBuild, fmt: str, report: Report | None = None, placement: Placement | None = None) -> str:
+    """`build` in format `fmt`; `report` (its check) puts the verdict at the top of a forum list; `placement`
+    (the check's) numbers the cards of a power-limit script."""
     if fmt in SCRIPT_FORMATS:
         from planner.export.scripts import nvidia_smi_script, systemd_unit
 
-        return (nvidia_smi_script if fmt == "nvidia-smi" else systemd_unit)(build)
+        return (nvidia_smi_script if fmt == "nvidia-smi" else systemd_unit)(build, placement)
     if fmt in FORUM:
         return FORUM[fmt](build, report)
     return RENDERERS[fmt](build)

@@ -46,9 +46,11 @@ def _short(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
-def to_html(build: ResolvedBuild, report: Report, catalog: Catalog, settings: Settings | None = None) -> str:
-    """The build's report as one HTML page (see the module docstring)."""
-    ctx = Context(build, catalog, settings, propose_fixes=False)
+def to_html(build: ResolvedBuild, report: Report, catalog: Catalog, settings: Settings | None = None, *,
+            context: Context | None = None) -> str:
+    """The build's report as one HTML page (see the module docstring). `context`: the one the report was checked
+    on (`api.check`), whose placement, power split and thermals the page draws; a fresh one otherwise."""
+    ctx = context if context is not None else Context(build, catalog, settings, propose_fixes=False)
     page = {
         "name": printable(build.name),
         "file": printable(re.split(r"[/\\]", report.file)[-1]),  # the build file's name, never its path

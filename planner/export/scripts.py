@@ -10,10 +10,13 @@ motherboard slot they (or their riser cable) plug into; the outputs say so and h
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from planner.build.resolve import ResolvedBuild
 from planner.fmt import UNSAFE_CHARS
+
+if TYPE_CHECKING:
+    from planner.placement import Placement
 
 NVIDIA_SMI = "/usr/bin/nvidia-smi"  # where the driver packages install it; systemd wants an absolute path
 UNIT_NAME = "gpu-power-limits.service"
@@ -43,17 +46,18 @@ def _shell(word: str) -> str:
     return shlex.quote(_plain(word))
 
 
-def limits_in_bus_order(build: ResolvedBuild) -> list[Limit]:
+def limits_in_bus_order(build: ResolvedBuild, placement: Placement | None = None) -> list[Limit]:
     """Each placed card's power limit, numbered as nvidia-smi will number it (assumed: slot nearest the CPU
     first). A card with no slot in this build has no index that could be trusted and is left out (see
-    `unplaced`)."""
-    from planner.placement import place
-
+    `unplaced`). `placement`: the one the build was checked with (`api.check`), else it is placed here."""
     if not build.gpus:
         from planner.errors import InputError
 
         raise InputError("has no GPUs: there is no power limit to export", file=build.file)
-    placement = place(build)
+    if placement is None:
+        from planner.placement import place
+
+        placement = place(build)
     position = {s.name: s.position for s in build.motherboard.slots}
     slot_of = {i: mount.slot for i in range(len(build.gpus)) if (mount := placement.of(i)) is not None and mount.slot}
     order = sorted(slot_of, key=lambda gpu: (position.get(slot_of[gpu], 1000), gpu))
@@ -89,9 +93,9 @@ def _header(build: ResolvedBuild, comment: str) -> list[str]:
     ]
 
 
-def nvidia_smi_script(build: ResolvedBuild) -> str:
+def nvidia_smi_script(build: ResolvedBuild, placement: Placement | None = None) -> str:
     """A bash script: persistence mode on, then each GPU's power limit (run it as root)."""
-    limits = limits_in_bus_order(build)
+    limits = limits_in_bus_order(build, placement)
     width = max((len(f"nvidia-smi -i {lim.smi_index} -pl {_watts(lim.watts)}") for lim in limits), default=0)
     lines = [
         "#!/usr/bin/env bash",
@@ -116,9 +120,9 @@ def nvidia_smi_script(build: ResolvedBuild) -> str:
     return "\n".join(lines) + "\n"
 
 
-def systemd_unit(build: ResolvedBuild) -> str:
+def systemd_unit(build: ResolvedBuild, placement: Placement | None = None) -> str:
     """A oneshot systemd unit that enables persistence mode and sets each GPU's power limit at boot."""
-    limits = limits_in_bus_order(build)
+    limits = limits_in_bus_order(build, placement)
     lines = [
         *_header(build, "#"),
         f"# Install: planner export {_shell(build.file)} --format systemd -o {UNIT_NAME}",

@@ -1,0 +1,52 @@
+"""One checked build for every face: `check --diagram`, the HTML report and the power-limit scripts draw the
+placement the checks computed (`api.check` returns it with the report) instead of placing the cards again."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+
+import planner.placement.from_build as from_build
+from planner.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSING = ROOT / "examples" / "builds" / "pass-dual-3090-wrx80.toml"
+FAILING = ROOT / "examples" / "builds" / "fail-dettmers-quad-3090-us-15a.toml"
+
+
+def _placements(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> int:
+    """How many times the placement solver runs for one command."""
+    calls = 0
+    solve = from_build.solve
+
+    def counting(problem: from_build.Problem) -> from_build.Solution:
+        nonlocal calls
+        calls += 1
+        return solve(problem)
+
+    monkeypatch.setattr(from_build, "solve", counting)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        main(argv)
+    monkeypatch.setattr(from_build, "solve", solve)
+    return calls
+
+
+@pytest.mark.parametrize("build", [PASSING, FAILING], ids=["passing", "failing"])
+def test_check_with_a_diagram_places_the_cards_no_more_often_than_check_alone(monkeypatch: pytest.MonkeyPatch,
+                                                                              build: Path) -> None:
+    alone = _placements(monkeypatch, ["check", str(build), "--format", "json"])
+    with_diagram = _placements(monkeypatch, ["check", str(build), "--format", "json", "--diagram"])
+    assert with_diagram == alone
+
+
+def test_a_passing_build_is_placed_once_for_its_check_and_its_diagram(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _placements(monkeypatch, ["check", str(PASSING), "--diagram"]) == 1
+
+
+@pytest.mark.parametrize("fmt", ["html", "nvidia-smi", "systemd"])
+def test_an_export_that_draws_the_placement_reuses_the_checks(monkeypatch: pytest.MonkeyPatch, fmt: str,
+                                                              tmp_path: Path) -> None:
+    assert _placements(monkeypatch, ["export", str(PASSING), "--format", fmt, "-o", str(tmp_path / "out")]) == 1
