@@ -163,7 +163,7 @@ def price_facts(summary: Summary, part_id: str) -> dict[str, Any]:
 
 
 def to_json(report: Report) -> dict[str, Any]:
-    """The report as JSON-ready data (README: planner check contract contract)."""
+    """The report as JSON-ready data (README: planner check contract)."""
     data = _plain(report)
     assert isinstance(data, dict)
     return data

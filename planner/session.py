@@ -87,6 +87,14 @@ class PartRow(NamedTuple):
     detail: str  # power limit, circuit… whatever distinguishes the entry
 
 
+def completion_lines(result: SolveResult, *, part_width: int = 44) -> list[str]:
+    """A completion explained as `planner solve` explains it (planner/solve/answer.py), with a line for the
+    completed build's verdict (the screen shows no whole report)."""
+    from planner.solve.answer import explanation
+
+    return explanation(result, part_width=part_width, verdict=True)
+
+
 class PendingCheck(NamedTuple):
     """A build's content taken at one moment, checked by `run` (in a worker thread if need be)."""
 

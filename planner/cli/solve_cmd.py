@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from planner.cli.common import write_json, write_output
 from planner.errors import ExitCode, InputError
-from planner.fmt import printable, usd
+from planner.fmt import printable
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
@@ -83,47 +83,10 @@ def to_json(result: SolveResult) -> dict[str, Any]:
 
 
 def render(result: SolveResult) -> str:
-    from planner.cli.render_text import price_tag, render_report
+    from planner.cli.render_text import render_report
+    from planner.solve.answer import explanation, headline
 
-    lines = [f"{result.file}: {result.status.upper()} ({result.objective}"
-             f"{', proved optimal' if result.optimal else ', not proved optimal'}; "
-             f"{result.searched:,} candidates judged of {result.space:,} combinations)"]
-    if result.status != "solved":
-        lines.append(f"  {result.binding}")
-        lines.extend(f"  note: {note}" for note in result.notes)
-        return "".join(printable(line) + "\n" for line in lines)
-    lines.append("Added:")
-    counts: dict[tuple[str, str], int] = {}
-    for added in result.added:  # the same part bought several times on one line ("4 × …")
-        counts[(added.kind, added.part)] = counts.get((added.kind, added.part), 0) + 1
-    shown = set()
-    for added in result.added:
-        key = (added.kind, added.part)
-        if key in shown:
-            continue
-        shown.add(key)
-        n = counts[key]
-        price = "no price" if added.price_usd is None else usd(added.price_usd) + (" each" if n > 1 else "")
-        price += price_tag(result.report.summary, added.part) if result.report and added.kind != "circuit" else ""
-        if added.kind == "circuit":
-            price = "another circuit (its own breaker)"
-        part = f"{n} × {added.part}" if n > 1 else added.part
-        lines.append(f"  {added.kind:<12} {part:<48} {price}")
-    total = "unknown (a part has no price)" if result.added_usd is None else usd(result.added_usd)
-    lines.append(f"  {'total added':<12} {'':<48} {total}")
-    to_buy = "unknown (a part has no price)" if result.price_usd is None else usd(result.price_usd)
-    lines.append(f"  {'to buy':<12} {'(added, and the parts the file gives but does not own)':<48} {to_buy}")
-    if result.owned_usd:
-        lines.append(f"  {'owned':<12} {'(the parts the file marks owned = true)':<48} {usd(result.owned_usd)}")
-    if result.reasons:
-        lines.append("Why:")
-        lines.extend(f"  {reason}" for reason in result.reasons)
-    if result.runners_up:
-        lines.append("Runner-up per added part (with the rest as chosen):")
-        lines.extend(f"  {runner}" for runner in result.runners_up)
-    lines.extend(f"Note: {note}" for note in result.notes)
-    text = "".join(printable(line) + "\n" for line in lines)
-    if result.report is not None:
+    text = "".join(printable(line) + "\n" for line in [headline(result), *explanation(result)])
+    if result.status == "solved" and result.report is not None:
         text += "\n" + render_report(result.report)
     return text
-

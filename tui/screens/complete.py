@@ -12,8 +12,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Label, Static
 
-from planner.api import PlannerError, usd
-from planner.session import BuildSession
+from planner.api import PlannerError
+from planner.session import BuildSession, completion_lines
 from tui.screens.modal import Modal
 from tui.text import plain
 
@@ -88,26 +88,4 @@ def describe(result: SolveResult | None, problem: str | None) -> list[str]:
         verdict = result.report.verdict.upper() if result.report is not None else "?"
         return [f"Nothing to add: the build names every part and passes ({verdict}); its base system (RAM, SSD,"
                 " CPU cooler) is priced in.", "", "esc: back"]
-    lines = ["Adds:"]
-    for added in result.added:
-        price = "another circuit" if added.kind == "circuit" else (
-            usd(added.price_usd) if added.price_usd is not None else "no price")
-        lines.append(f"  {added.kind:<12} {added.part:<44} {price}")
-    total = usd(result.added_usd) if result.added_usd is not None else "unknown (a part has no price)"
-    proved = "proved the cheapest" if result.optimal else "not proved the cheapest"
-    lines.append(f"  total added {total} ({proved}; {result.searched:,} candidates judged)")
-    if result.price_usd is not None and result.price_usd != result.added_usd:
-        lines.append(f"  to buy {usd(result.price_usd)} with the parts the build gives"
-                     + (f"; owned {usd(result.owned_usd)}" if result.owned_usd else ""))
-    if result.report is not None:
-        warnings = sum(f.severity == "warning" for f in result.report.findings)
-        lines.append(f"  the completed build: {result.report.verdict.upper()}"
-                     + (f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""))
-    if result.reasons:
-        lines.append("Why:")
-        lines.extend(f"  {reason}" for reason in result.reasons)
-    if result.runners_up:
-        lines.append("Runners-up:")
-        lines.extend(f"  {runner}" for runner in result.runners_up)
-    lines.extend(f"Note: {note}" for note in result.notes)
-    return lines
+    return completion_lines(result)
