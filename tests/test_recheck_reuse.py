@@ -4,6 +4,7 @@ is exactly what a full re-check verifies."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ class _Spy:
         self.runs: list[tuple[list[Change], list[str], list[Context]]] = []
         self._current: tuple[list[str], list[Context]] | None = None
         for code, check in registered().items():
-            monkeypatch.setitem(registry.REGISTRY, code, check._replace(run=self._wrap(code, check.run)))
+            monkeypatch.setitem(registry.REGISTRY, code, dataclasses.replace(check, run=self._wrap(code, check.run)))
         recheck = runner._recheck
 
         def spied(build: ResolvedBuild, catalog: Catalog, settings: Settings, changes: list[Change],
