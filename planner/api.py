@@ -4,7 +4,7 @@ errors and number formatting a face shows (with planner.session, all that a face
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
@@ -25,16 +25,46 @@ if TYPE_CHECKING:
     from planner.placement import Placement
 
 __all__ = [
-    "Catalog", "CatalogError", "Change", "Checked", "Finding", "Fix", "GpuSummary", "InputError", "Part",
-    "PlannerError", "Region", "Report", "ResolvedBuild", "Settings", "check", "check_build", "check_file", "load_build",
-    "num", "plan_finding", "printable", "usd", "watts",
+    "Catalog",
+    "CatalogError",
+    "Change",
+    "Checked",
+    "Finding",
+    "Fix",
+    "GpuSummary",
+    "InputError",
+    "Part",
+    "PlannerError",
+    "Region",
+    "Report",
+    "ResolvedBuild",
+    "Settings",
+    "check",
+    "check_build",
+    "check_file",
+    "load_build",
+    "num",
+    "plan_finding",
+    "printable",
+    "resolve_data",
+    "usd",
+    "watts",
 ]
 
 
 def load_build(path: Path, catalog: Catalog, region: Region | None = None) -> ResolvedBuild:
     """Read, validate and resolve a build file (InputError on any problem)."""
-    spec, raw, text = buildfile.load(path)
-    return resolve(spec, raw, catalog, label=buildfile.label_of(path), text=text, region=region)
+    label = buildfile.label_of(path)
+    text = buildfile.read_text(path)
+    return resolve_data(buildfile.parse_toml(text, label), text, label, catalog, region)
+
+
+def resolve_data(data: dict[str, Any], text: str, label: str, catalog: Catalog,
+                 region: Region | None = None) -> ResolvedBuild:
+    """Validate and resolve a build's parsed data (`text`, the file's, for line numbers): the one way from a
+    build file's content to a build, for a file on disk and for the TUI's build in memory alike."""
+    spec = buildfile.validate(data, text, label)
+    return resolve(spec, data, catalog, label=label, text=text, region=region)
 
 
 class Checked(NamedTuple):

@@ -14,7 +14,7 @@ from tomlkit.items import AoT, Array, InlineTable, Table
 from tomlkit.toml_document import TOMLDocument
 
 from planner import tomlfile
-from planner.api import check_build
+from planner.api import Checked, check, resolve_data
 from planner.build.edit import parse_path, set_path
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog, open_catalog
@@ -75,6 +75,7 @@ class CheckResult(NamedTuple):
     build: ResolvedBuild | None
     missing: list[str]  # required parts not chosen yet
     problem: str | None  # the build file's first error, when it has one
+    checked: Checked | None = None  # the report with the models the checks computed (placement…), to reuse
 
 
 class PartRow(NamedTuple):
@@ -107,8 +108,7 @@ class PendingCheck(NamedTuple):
 
     def run(self) -> CheckResult:
         """Validate, resolve and check; a bug in the planner is the result's problem, not an exception."""
-        from planner.build.buildfile import validate, validate_unfinished
-        from planner.build.resolve import resolve
+        from planner.build.buildfile import validate_unfinished
 
         data, text, label, missing = self.data, self.text, self.label, self.missing
         try:
@@ -116,9 +116,9 @@ class PendingCheck(NamedTuple):
             if missing:
                 validate_unfinished(data, text, label, missing)
                 return CheckResult(None, None, missing, None)
-            spec = validate(data, text, label)
-            build = resolve(spec, data, self.catalog, label=label, text=text, region=self.settings.region)
-            return CheckResult(check_build(build, self.catalog, self.settings), build, [], None)
+            build = resolve_data(data, text, label, self.catalog, self.settings.region)
+            checked = check(build, self.catalog, self.settings)
+            return CheckResult(checked.report, build, [], None, checked)
         except PlannerError as error:  # among them: a placement too large to search
             return CheckResult(None, None, missing, str(error))
         except Exception as error:

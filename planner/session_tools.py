@@ -20,6 +20,7 @@ from planner.models.parts import GpuBoard, GpuChip, Part, Psu
 if TYPE_CHECKING:
     from planner.checks.optimize import Plan
     from planner.models.build import Region
+    from planner.placement import Placement
     from planner.recommend.rank import Recommendation
     from planner.solve import SolveResult
 
@@ -114,12 +115,16 @@ def export_build(build: ResolvedBuild, path: Path) -> None:
     atomic_write(path, export(build, export_format(path)), force=False)
 
 
-def slot_diagram(build: ResolvedBuild) -> str:
-    """Which case positions each card covers, risers, free gaps and lanes (`planner check --diagram`)."""
-    from planner.placement import place
+def slot_diagram(build: ResolvedBuild, placement: Placement | None = None) -> str:
+    """Which case positions each card covers, risers, free gaps and lanes (`planner check --diagram`).
+    `placement`: the one the build was checked with (`CheckResult.checked.placement`), else it is placed here."""
     from planner.placement.diagram import slot_diagram as draw
 
-    return draw(build, place(build))
+    if placement is None:
+        from planner.placement import place
+
+        placement = place(build)
+    return draw(build, placement)
 
 
 def save_recovery(text: str, build_path: Path | None) -> Path:
