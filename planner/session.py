@@ -22,6 +22,7 @@ from planner.checks.engine.context import Settings
 from planner.checks.engine.findings import Change
 from planner.errors import InputError, PlannerError
 from planner.fileio import atomic_write
+from planner.kinds import PICKABLE, SINGLE_PARTS
 from planner.recommend.inputs import amount, gpu_count, memory_gib
 from planner.report import Report
 from planner.session_tools import (
@@ -52,7 +53,7 @@ if TYPE_CHECKING:  # the answers' types, for a face's annotations (their modules
 
 #: The session and what a face does with it (planner/session_tools.py): with planner.api, all a face imports.
 __all__ = [
-    "EXPORT_SUFFIXES", "NEW_BUILD", "REQUIRED", "SINGLE_PARTS", "BuildSession", "CheckResult",
+    "EXPORT_SUFFIXES", "NEW_BUILD", "PICKABLE", "REQUIRED", "SINGLE_PARTS", "BuildSession", "CheckResult",
     "PartRow", "PendingCheck", "Tuning", "amount", "complete", "export_build", "export_format", "gpu_count",
     "gpu_memory", "key_figures", "memory_gib", "open_catalog", "optimise", "part_kind", "part_power", "part_summary",
     "perf_per_dollar", "power_limit_codes", "recommend_gpus", "save_recovery", "slot_diagram", "tuning",
@@ -61,7 +62,6 @@ __all__ = [
 
 #: What a build needs before it can be checked, in the order a builder usually picks them.
 REQUIRED = ("gpu", "case", "motherboard", "cpu", "psu")
-SINGLE_PARTS = ("case", "motherboard", "cpu")
 NEW_BUILD = '''# A build made with gpu-rig-planner. Edit it here or in `planner tui`; check it with `planner check`.
 name = "New build"
 workload = "llm-train"

@@ -50,8 +50,8 @@ def total_cents(rows: list[Row]) -> int:
 
 
 def parts_list(build: ResolvedBuild) -> list[Row]:
-    """Rows in build order: case, motherboard, CPU, GPUs, risers, PSUs, then the base system (RAM, SSD, CPU
-    cooler: planner/build/base_system.py)."""
+    """Rows in build order: case, motherboard, CPU, GPUs, risers, PSUs, the accessories (planner/kinds.py), then
+    the base system (RAM, SSD, CPU cooler: planner/build/base_system.py)."""
     counted: dict[tuple[str, str], tuple[Part, int]] = {}
 
     def add(kind: str, part: Part, quantity: int = 1) -> None:
@@ -69,6 +69,8 @@ def parts_list(build: ResolvedBuild) -> list[Row]:
             add("riser", gpu.riser)
     for psu in build.psus:
         add("psu", psu.part)
+    for kind, part in build.accessories:
+        add(kind, part)
     for item in build.base:  # the base-system model's RAM, SSD and cooler
         add(item.role, item.part, item.quantity)
     return [_row(build, kind, part, quantity) for (kind, _), (part, quantity) in counted.items()]
@@ -99,6 +101,7 @@ def owned_quantities(build: ResolvedBuild) -> dict[tuple[str, str], int]:
     `owned = true` (`[[gpu]]`/`[[psu]]` tables, or an inline part): bought already, not on the shopping list.
     The base-system parts (the planner's choice) are never owned."""
     from planner.build.resolve import is_owned
+    from planner.kinds import KINDS
 
     owned: dict[tuple[str, str], int] = {}
 
@@ -108,6 +111,9 @@ def owned_quantities(build: ResolvedBuild) -> dict[tuple[str, str], int]:
     for kind in ("case", "motherboard", "cpu"):
         if is_owned(build.raw.get(kind)):
             add(kind, getattr(build, kind))
+    for kind, part in build.accessories:
+        if is_owned(build.raw.get(KINDS[kind].build_key or kind)):
+            add(kind, part)
     for gpu in build.gpus:
         spec = build.spec.gpu[gpu.spec_index]
         if spec.owned or is_owned(spec.part):

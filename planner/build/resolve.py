@@ -93,6 +93,9 @@ class ResolvedBuild(NamedTuple):
     #: RAM, system SSD and CPU cooler the base-system model chooses for this board, CPU and GPUs
     #: (planner/build/base_system.py): in every total, never read by a check
     base: tuple[BaseItem, ...] = ()
+    #: The accessories the file names (planner/kinds.py: a UPS…), by kind, in declaration order: listed and
+    #: priced, never read by a check
+    accessories: tuple[tuple[str, Part], ...] = ()
 
     def circuit(self, name: str) -> CircuitUse:
         return next(c for c in self.circuits if c.name == name)
@@ -380,7 +383,20 @@ def resolve(spec: BuildFile, raw: dict[str, Any], catalog: Catalog, *, label: st
         workload=spec.workload, case=case, motherboard=motherboard, cpu=cpu, circuits=circuits, psus=psus,
         gpus=gpus, extras=spec.extras, spec=spec, raw=raw, assumptions=assumptions, price_origins=r.price_origins,
         base=base_system(catalog, motherboard, cpu, sum(g.chip.memory for g in gpus), spec.extras.ram_modules,
-                         spec.extras.ram_type))
+                         spec.extras.ram_type),
+        accessories=_accessories(r, spec))
+
+
+def _accessories(r: Resolver, spec: BuildFile) -> tuple[tuple[str, Part], ...]:
+    """The accessories the build file names, resolved against their kinds' catalogs."""
+    from planner.kinds import ACCESSORIES
+
+    found = []
+    for kind in ACCESSORIES:
+        key = kind.build_key or kind.name
+        if (ref := getattr(spec, key, None)) is not None:
+            found.append((kind.name, r.part(kind.name, ref, (key,), KIND_MODELS[kind.name])))
+    return tuple(found)
 
 
 def _slots(r: Resolver, slot: str | list[str] | None, count: int, names: list[str], i: int) -> list[str | None]:

@@ -14,12 +14,11 @@ from typing import Any, NoReturn
 from planner import __version__
 from planner.cli.common import add_market_option
 from planner.errors import ExitCode, PlannerError
+from planner.kinds import ALIASES
 
 REGIONS = ["us", "eu", "uk", "jp", "cn", "au"]
-#: Plural and short names accepted for catalog kinds (`planner catalog list gpus`).
-KIND_ALIASES = {"gpus": "gpu", "gpu-chips": "gpu-chip", "chips": "gpu-chip", "chip": "gpu-chip", "psus": "psu",
-                "cases": "case", "motherboards": "motherboard", "boards": "motherboard", "cpus": "cpu",
-                "risers": "riser", "outlets": "outlet", "models": "model"}
+#: Plural and short names accepted for catalog kinds (`planner catalog list gpus`): the kinds' declarations.
+KIND_ALIASES = ALIASES
 
 
 class Parser(argparse.ArgumentParser):

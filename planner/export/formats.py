@@ -15,6 +15,7 @@ from planner.build.resolve import ResolvedBuild
 from planner.catalog.prices import dates_text, price_dates, stale_before, stale_line
 from planner.export.share import SharedRow, power_lines, shared_rows, totals, without_path
 from planner.fmt import printable
+from planner.kinds import label as kind_label
 
 if TYPE_CHECKING:
     from planner.placement import Placement
@@ -84,8 +85,8 @@ def safe_cell(value: object) -> str:
     return text
 
 
-_KIND_LABEL = {"case": "Case", "motherboard": "Motherboard", "cpu": "CPU", "gpu": "Video Card", "riser": "Riser",
-               "psu": "Power Supply", "ram": "Memory", "ssd": "Storage", "cooler": "CPU Cooler"}
+#: The base system's parts by their role (planner/build/base_system.py); a kind's label is its declaration's.
+_ROLE_LABEL = {"ram": "Memory", "ssd": "Storage", "cooler": "CPU Cooler"}
 
 
 def _dollars(value: float) -> str:
@@ -113,7 +114,7 @@ def _forum_rows(build: ResolvedBuild, shared: list[SharedRow]) -> list[_ForumRow
             price = f"{_dollars(r.line_total or 0.0)} ({_dollars(r.unit_price)} each; {_price_tag(r)})"
         else:
             price = f"{_dollars(r.unit_price)} ({_price_tag(r)})"
-        out.append(_ForumRow(_KIND_LABEL.get(r.kind, r.kind.title()), item, price, s.mark, r.user_price))
+        out.append(_ForumRow(_ROLE_LABEL.get(r.kind) or kind_label(r.kind), item, price, s.mark, r.user_price))
     extras = build.extras
     roles = {item.role for item in build.base}  # the base-system model priced these: no unpriced duplicate
     if extras.ram_modules and "ram" not in roles:

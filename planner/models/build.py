@@ -2,6 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
+from planner.kinds import ACCESSORIES
 from planner.models.parts import RamType
 from planner.record import Field, JsonSchema, Record, StrictInt
 from planner.units import Power, Temperature
@@ -91,6 +92,11 @@ class BuildFile(_Strict):
     psu: list[PsuSpec] = Field(min_length=1, max_length=8, description="PSUs.")
     gpu: list[GpuSpec] = Field(default=[], max_length=MAX_GPUS, description="GPUs.")
     extras: Extras = Field(default=Extras(), description="Smaller loads.")
+    # One optional key per accessory kind (planner/kinds.py: `ups = "apc-smt1500c"`), from the declarations.
+    __annotations__.update({kind.build_key or kind.name: PartRef | None for kind in ACCESSORIES})
+    vars().update({kind.build_key or kind.name: Field(
+        default=None, description=f"{kind.label} id or inline {kind.label} (listed and priced; no check reads it).")
+        for kind in ACCESSORIES})
     max_circuits: int = Field(
         default=1, ge=1, le=4,
         description="Circuits `planner solve` may use in all: it adds the region's standard outlet up to this many "

@@ -11,14 +11,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Select, Static
 
-from planner.session import gpu_memory, key_figures, part_power, part_summary, perf_per_dollar
+from planner.session import PICKABLE, gpu_memory, key_figures, part_power, part_summary, perf_per_dollar
 from tui.screens.modal import Modal
 from tui.text import plain
 
 if TYPE_CHECKING:
     from planner.api import Catalog, Part
 
-PICKABLE = ("gpu", "case", "motherboard", "cpu", "psu", "outlet", "riser")
 #: Filters typed into the search box, e.g. `memory>=24 slots<=2`: name → part field.
 FILTER_FIELDS = {"memory": "memory", "slots": "slot_width", "tdp": "tdp", "watts": "wattage",
                  "length": "length", "price": "price", "gpu-length": "max_gpu_length",
