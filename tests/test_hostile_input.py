@@ -223,14 +223,14 @@ def crashing_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A build whose check hits a bug (simulated: the checks raise for this build only)."""
     import planner.api
 
-    real = planner.api.check_build
+    real = planner.api.check
 
-    def check_build(build, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def check(build, *args, **kwargs):  # type: ignore[no-untyped-def]
         if build.name == "crash":
             raise ZeroDivisionError("float division by zero")
         return real(build, *args, **kwargs)
 
-    monkeypatch.setattr(planner.api, "check_build", check_build)
+    monkeypatch.setattr(planner.api, "check", check)
     text = example("pass-dual-3090-wrx80.toml").read_text().replace('name = "Dual RTX 3090 FE on WRX80"',
                                                                       'name = "crash"')
     return _write(tmp_path / "bad.toml", text)
@@ -264,10 +264,10 @@ def test_in_json_every_file_has_its_object_in_order_and_the_failed_ones_say_why(
 def test_an_internal_error_message_is_one_printable_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import planner.api
 
-    def check_build(*args: object, **kwargs: object) -> None:
+    def check(*args: object, **kwargs: object) -> None:
         raise KeyError("a\nb\x1b]0;title\x07")
 
-    monkeypatch.setattr(planner.api, "check_build", check_build)
+    monkeypatch.setattr(planner.api, "check", check)
     result = run_cli("check", example("pass-dual-3090-wrx80.toml"))
     line = _one_error(result.err)
     assert "\x1b" not in line and "\x07" not in line and "\\x1b" in line
