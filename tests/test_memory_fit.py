@@ -48,6 +48,20 @@ def test_every_documented_fit_and_out_of_memory_case_agrees(catalog: Catalog) ->
     assert not wrong
 
 
+def test_issue_24s_fit_verdicts_cover_the_engines_and_the_close_calls(catalog: Catalog) -> None:
+    """Issue 24: at least 30 documented cases, 10+ with vLLM and 5+ with ollama or llama.cpp, some within 10 % of
+    the card's usable memory, every one agreeing and naming the engine rule that decided it."""
+    cases = memory_residuals.fit_residuals(catalog)
+    assert len(cases) >= 30
+    engines = [row["engine"] for row, _ in cases]
+    assert engines.count("vllm") >= 10
+    assert engines.count("ollama") + engines.count("llama.cpp") >= 5
+    close = [fit.case for _, fit in cases if abs(fit.need / fit.usable - 1) <= 0.10]
+    assert len(close) >= 5, close
+    assert all(fit.rule == (row["engine"] or "generic") for row, fit in cases)
+    assert all(fit.predicted == fit.documented for _, fit in cases)
+
+
 def test_the_docs_tables_are_the_models_current_residuals(catalog: Catalog) -> None:
     docs = (ROOT / "docs" / "memory-model.md").read_text()
     assert memory_residuals.markdown(catalog) in docs, "regenerate it: python tools/memory_residuals.py"

@@ -153,6 +153,19 @@ def engine_residuals(catalog: Catalog, cache: _Cache | None = None) -> list[Resi
 CURRENT_FILES = ("current.csv", "tensor_parallel.csv")
 
 
+def _row_link(row: dict[str, str], chip: GpuChip, count: int) -> decode.Interconnect | None:
+    """The link a row's source states (`link`: pcie<gen>x<lanes>, or nvlink), with peer-to-peer as the card's
+    driver allows it; None when the source does not say (the planner's own assumption then: NVLink on a baseboard
+    or a bridged pair, else PCIe at the card's generation × 16)."""
+    text = (row.get("link") or "").strip().lower()
+    if not text or count < 2:
+        return None
+    if text == "nvlink":
+        return decode.interconnect(chip, count)
+    gen, lanes = text.removeprefix("pcie").split("x")
+    return decode.pcie(int(gen), int(lanes), p2p=decode.peer_to_peer(chip))
+
+
 def current_residuals(catalog: Catalog, cache: _Cache | None = None) -> list[Residual]:
     """Decode (tg), prefill (pp) and whole-request (e2e: a prompt of `context` tokens, then `tokens` output tokens,
     measured as output tokens ÷ the request's latency) rows of 2024–26 builds from several sources
@@ -162,20 +175,22 @@ def current_residuals(catalog: Catalog, cache: _Cache | None = None) -> list[Res
     for row in (row for name in CURRENT_FILES for row in rows(name)):
         chip, model, count = cache.chip(row["chip"]), cache.model(row["model"]), int(row["count"])
         tokens, context = int(row["tokens"]), int(row["context"])
+        link = _row_link(row, chip, count)
         if row["test"] == "pp":
             work = decode.decode_work(model, model.parameters, row["format"], 0)
-            speed = decode.prefill(chip, work, tokens, row["engine"], count, version=row["version"]).tokens_per_s
+            speed = decode.prefill(chip, work, tokens, row["engine"], count, link,
+                                   version=row["version"]).tokens_per_s
             kind = "prefill"
         elif row["test"] == "e2e":  # the prompt's prefill gives the first token, decode steps the others
             first = decode.decode_work(model, model.parameters, row["format"], 0)
-            seconds = decode.prefill(chip, first, context, row["engine"], count, version=row["version"]).seconds
+            seconds = decode.prefill(chip, first, context, row["engine"], count, link, version=row["version"]).seconds
             work = decode.decode_work(model, model.parameters, row["format"], context + tokens // 2)
-            step = decode.decode(chip, work, row["engine"], count, version=row["version"]).ms_per_token / 1e3
+            step = decode.decode(chip, work, row["engine"], count, link, version=row["version"]).ms_per_token / 1e3
             speed = tokens / (seconds + (tokens - 1) * step)
             kind = "decode"
         else:
             work = decode.decode_work(model, model.parameters, row["format"], context + tokens // 2)
-            speed = decode.decode(chip, work, row["engine"], count, version=row["version"]).tokens_per_s
+            speed = decode.decode(chip, work, row["engine"], count, link, version=row["version"]).tokens_per_s
             kind = "decode"
         out.append(Residual("current", f"{row['engine']} {row['test']} {count} × {row['chip']}", row["chip"],
                             _family(chip), _size(model), row["format"], row["engine"], count, float(row["measured"]),
@@ -468,32 +483,6 @@ def _era(engine: str, version: str) -> engines.Era:
     return engines.get(engine).era(version)
 
 
-def _set_link(route: str, step_us: float) -> None:
-    share = params.LINKS.values[route][1]
-    _set_table("LINKS", route, (step_us, share))
-
-
-def _fit_moe_layer(catalog: Catalog, cache: _Cache, engine: str, version: str) -> float:
-    """An era's cost per mixture-of-experts layer per step, from the fit sources that measured dense and MoE models
-    the same way (one user): each source's dense rows give the per-token time its setup adds to the model's
-    (the median of measured − modelled ms a token); what a MoE row takes beyond that, over its MoE layers, is the
-    MoE layers' own cost (routing, top-k, the routed experts' grouped-GEMM launches). The median over MoE rows."""
-    engines.set_era(engine, version, moe_layer_us=0.0)
-    by_source: dict[str, list[Residual]] = {}
-    for r in current_residuals(catalog, cache):
-        if r.split == "fit" and r.engine == engines.get(engine).id and r.version == version and r.kind == "decode":
-            by_source.setdefault(r.source, []).append(r)
-    costs = []
-    for found in by_source.values():
-        dense = [1e3 / r.measured - 1e3 / r.model for r in found if not r.moe_layers]
-        if dense:
-            offset = statistics.median(dense)
-            costs += [(1e3 / r.measured - 1e3 / r.model - offset) * 1e3 / r.moe_layers for r in found if r.moe_layers]
-    cost = statistics.median(costs) if costs else 0.0
-    engines.set_era(engine, version, moe_layer_us=cost)
-    return cost
-
-
 def fit(catalog: Catalog) -> dict[str, Any]:
     """Fit the engine eras and constants on the rows of `fit` sources; returns them (it also leaves them set in
     this process). Each era is fitted on its own engine's rows; the figures an era cannot be fitted on are its
@@ -544,23 +533,23 @@ def fit(catalog: Catalog) -> dict[str, Any]:
     engines.set_era("llama.cpp", "2025", prefill_quantized=statistics.median(ratios))
     result["llama.cpp 2025 prefill_quantized"] = statistics.median(ratios)
 
-    # 2023 engines over PCIe (llm-perf-bench): MLC with the link steps, ExLlamaV2, vLLM 0.2
+    # 2023 engines over PCIe (llm-perf-bench): MLC with its own cost per all-reduce (the link steps are NCCL's,
+    # params.LINKS), ExLlamaV2, vLLM 0.2
     def engines_2023(x: list[float]) -> float:
         x = [abs(v) for v in x]
         engines.set_era("mlc", "2023", overhead_ms=x[0], gddr=min(x[1], MAX_SHARE), hbm=min(x[2], MAX_SHARE),
                         allreduce_us=x[3])
-        _set_link("pcie-p2p", x[4])
-        engines.set_era("exllama", "2023", overhead_ms=x[5], gddr=min(x[6], MAX_SHARE), hbm=min(x[7], MAX_SHARE))
-        engines.set_era("vllm", "2023", overhead_ms=x[8], allreduce_us=x[9], quantized=min(x[10], 1.0))
+        engines.set_era("exllama", "2023", overhead_ms=x[4], gddr=min(x[5], MAX_SHARE), hbm=min(x[6], MAX_SHARE))
+        engines.set_era("vllm", "2023", overhead_ms=x[7], allreduce_us=x[8], quantized=min(x[9], 1.0))
         return _mean_log_error(r for r in engine_residuals(catalog, cache) if r.split == "fit")
 
-    start = [0.2, 0.95, 0.9, 49.0, 2.15, 1.1, 0.95, 0.88, 8.4, 164.0, 1.0]
+    start = [0.2, 0.95, 0.9, 49.0, 1.1, 0.95, 0.88, 8.4, 164.0, 1.0]
     best = [abs(v) for v in _nelder_mead(engines_2023, start, iterations=12000)]
     engines_2023(best)
     mlc, ex, old = _era("mlc", "2023"), _era("exllama", "2023"), _era("vllm", "2023")
-    result["2023: mlc overhead, gddr, hbm, allreduce_us; pcie-p2p step; exllama overhead, gddr, hbm;"
+    result["2023: mlc overhead, gddr, hbm, allreduce_us; exllama overhead, gddr, hbm;"
            " vllm overhead, allreduce_us, quantized"] = [
-        mlc.overhead_ms, mlc.gddr, mlc.hbm, mlc.allreduce_us, params.LINKS.values["pcie-p2p"][0], ex.overhead_ms,
+        mlc.overhead_ms, mlc.gddr, mlc.hbm, mlc.allreduce_us, ex.overhead_ms,
         ex.gddr, ex.hbm, old.overhead_ms, old.allreduce_us, old.quantized]
 
     # vLLM and TensorRT-LLM from 2024 read the weights as MLC's kernels do (an estimate, tested on premAI's A100)
@@ -569,28 +558,32 @@ def fit(catalog: Catalog) -> dict[str, Any]:
         engines.set_era(engine, version, gddr=fitted.gddr, hbm=fitted.hbm, ceiling_gbs=fitted.ceiling_gbs)
 
     # TensorRT-LLM 2024 on NVLink baseboards (NeMo Framework's Llama 2 7B requests, 1-8 × A100 SXM4 and H100 SXM):
-    # its per-token overhead, the ceiling its kernels put on HBM, its own cost per all-reduce and the NVLink step
+    # its per-token overhead, the ceiling its kernels put on HBM and its own cost per all-reduce (the NVLink steps
+    # are NCCL's, params.LINKS)
     def tensorrt_2024(x: list[float]) -> float:
-        overhead, ceiling, allreduce, step = (abs(v) for v in x)
+        overhead, ceiling, allreduce = (abs(v) for v in x)
         engines.set_era("tensorrt-llm", "2024", overhead_ms=overhead, ceiling_gbs=ceiling, allreduce_us=allreduce)
-        _set_link("nvlink", step)
         return _mean_log_error(r for r in current_residuals(catalog, cache)
                                if r.split == "fit" and r.engine == "tensorrt-llm")
 
-    best = [abs(v) for v in _nelder_mead(tensorrt_2024, [0.78, 4000.0, 30.0, 2.0], iterations=3000)]
+    best = [abs(v) for v in _nelder_mead(tensorrt_2024, [0.78, 4000.0, 30.0], iterations=3000)]
     tensorrt_2024(best)
-    result["tensorrt-llm 2024: overhead_ms, ceiling_gbs, allreduce_us; nvlink step_us"] = best
+    result["tensorrt-llm 2024: overhead_ms, ceiling_gbs, allreduce_us"] = best
 
-    def serving(x: list[float]) -> float:
-        overhead, per_sequence, gemm = (abs(v) for v in x)
-        engines.set_era("vllm", "2025", overhead_ms=overhead, per_sequence_us=per_sequence,
-                        prefill_16bit=min(gemm, MAX_SHARE))
-        return _mean_log_error(r for r in serving_residuals(catalog, cache) if r.split == "fit")
+    # vLLM 2025 on every fit row of its era at once: the serving sweep (per-sequence cost, batched GEMM share) and
+    # the single-user rows (per-token and per-layer costs, a mixture-of-experts layer's cost against dense models
+    # measured the same way); the per-layer costs at the reference kernel clock (params.KERNEL_CLOCK)
+    def vllm_2025(x: list[float]) -> float:
+        overhead, per_layer, per_sequence, gemm, moe = (abs(v) for v in x)
+        engines.set_era("vllm", "2025", overhead_ms=overhead, per_layer_us=per_layer, per_sequence_us=per_sequence,
+                        prefill_16bit=min(gemm, MAX_SHARE), moe_layer_us=moe)
+        return _mean_log_error([r for r in serving_residuals(catalog, cache) if r.split == "fit"]
+                               + [r for r in current_residuals(catalog, cache) if r.split == "fit"
+                                  and r.engine == "vllm" and r.version == "2025"])
 
-    best = [abs(v) for v in _nelder_mead(serving, [1.3, 72.0, 0.51], iterations=1200)]
-    serving(best)
-    result["vllm 2025: overhead_ms, per_sequence_us, prefill_16bit (its GEMM share in batched steps)"] = best
-    result["vllm 2025: moe_layer_us"] = _fit_moe_layer(catalog, cache, "vllm", "2025")
+    best = [abs(v) for v in _nelder_mead(vllm_2025, [0.5, 40.0, 72.0, 0.51, 15.0], iterations=4000)]
+    vllm_2025(best)
+    result["vllm 2025: overhead_ms, per_layer_us, per_sequence_us, prefill_16bit, moe_layer_us"] = best
 
     for kind in ("transformer", "cnn"):
         def training(x: list[float], kind: str = kind) -> float:

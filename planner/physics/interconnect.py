@@ -2,7 +2,8 @@
 
 One rule for every statement the planner makes about it (the PCIe checks, the recommendation's all-reduce
 estimate): the chip's `p2p` where the catalog states it, else off on GeForce cards of the architectures in
-`params.NO_P2P_GEFORCE` (RTX 40 and 50, where NVIDIA's driver disables it, with the source there), else on.
+`params.NO_P2P_GEFORCE` (GeForce RTX 20 to 50, where NVIDIA's current drivers disable it, with the sources
+there), else on.
 """
 
 

@@ -294,13 +294,18 @@ POWER_LIMIT_STEP = Param(
 
 # -- PCIe peer-to-peer between cards (checks/pcie.py; recommend/decode.py through recommend/params.py) --------------
 NO_P2P_GEFORCE = Table(
-    {"ada": (0.0,), "blackwell": (0.0,)}, "peer-to-peer (0: off)",
-    "an NVIDIA representative on NVIDIA's developer forums: the GeForce RTX 4090 does not support PCIe peer-to-peer"
-    " (reported by https://www.purepc.pl/nvidia-geforce-rtx-4090-amerykanska-firma-potwierdza-ze-jej-topowy-uklad-"
-    "nie-obsluguje-profesjonalnego-trybu-peer-to-peer); huggingface/accelerate#2328 (maintainers: P2P is disabled on"
-    " the RTX 4000 series, not on the 3090); tinygrad/open-gpu-kernel-modules#28 and #29 (RTX 4090, RTX 4060 Ti and"
-    " RTX 5090: no peer access with NVIDIA's driver, only with a patched kernel module); nvidia-smi topo -p2p r"
-    " shows NS on these cards",
-    "GeForce cards of these architectures (RTX 40 and RTX 50): the driver disables PCIe peer-to-peer, so traffic"
-    " between two of them is copied through host memory, even behind one PCIe switch; a chip's `p2p` in"
-    " gpu-chips.toml overrides this rule")
+    {"turing": (0.0,), "ampere": (0.0,), "ada": (0.0,), "blackwell": (0.0,)}, "peer-to-peer (0: off)",
+    "RTX 40 and 50: an NVIDIA representative on NVIDIA's developer forums: the GeForce RTX 4090 does not support PCIe"
+    " peer-to-peer (reported by https://www.purepc.pl/nvidia-geforce-rtx-4090-amerykanska-firma-potwierdza-ze-jej-"
+    "topowy-uklad-nie-obsluguje-profesjonalnego-trybu-peer-to-peer); tinygrad/open-gpu-kernel-modules#28 and #29"
+    " (RTX 4090, RTX 4060 Ti and RTX 5090: no peer access with NVIDIA's driver, only with a patched kernel module);"
+    " nvidia-smi topo -p2p r shows NS on these cards. RTX 30: huggingface/accelerate#2328 (2023) still found it on"
+    " the 3090, but NVIDIA/nccl#1127 (2024-02) has a 3090 server whose peer access works with driver 535 and not"
+    " with 545, noonghunna/club-3090#356 (2026) 'on a stock driver, 3090 PCIe P2P is disabled by NVIDIA' (the rig's"
+    " NCCL stages every all-reduce through host memory) and aikitoria/open-gpu-kernel-modules#3 (2025) enables it on"
+    " two 3090s only with the patched module: off on current drivers. RTX 20: tensorflow/tensorflow#24677 (2019),"
+    " the 2080 Ti has no peer access without an NVLink bridge",
+    "GeForce cards of these architectures (RTX 20, 30, 40 and 50): the driver (the 545 branch and later for RTX 30)"
+    " disables PCIe peer-to-peer, so traffic between two of them is copied through host memory, even behind one"
+    " PCIe switch; a bridged NVLink pair talks over the bridge; a chip's `p2p` in gpu-chips.toml overrides this"
+    " rule")

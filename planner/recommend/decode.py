@@ -5,18 +5,22 @@ tests/data/perf/.
 
 Decode reads every active weight once per step (and each sequence's KV cache), so a step of u sequences takes
 
-    t = (W + u · KV) / B_a  (softened max with the math)  + c + c_L · L + c_MoE · L_MoE + c_s · u + multi-GPU term
+    t = (W + u · KV) / B_a  (softened max with the math)  + c + k · (c_L · L + c_MoE · L_MoE) + c_s · u
+        + multi-GPU term
     B_a = 1 / (1 / (η · B_eff) + 1 / C)      η: the engine's share of GDDR or HBM bandwidth; C: the ceiling the
                                              bytes its kernels keep in flight put on any memory (Little's law)
+    k = 2.5 GHz / the card's kernel clock    the fixed per-layer GPU work (small latency-bound kernels) runs in
+                                             clock cycles: an A100 (1.41 GHz) pays 1.77× an RTX 4090's
     c_MoE · L_MoE: each mixture-of-experts layer's routing, top-k and grouped-GEMM launches, on every card
     layer split (llama.cpp, ExLlamaV2):  the cards run one after another: W over one card's bandwidth,
                                          + h · (n − 1) for the hand-overs
     tensor parallel (vLLM, SGLang, TensorRT-LLM, MLC):  each card reads W / n, + 2 all-reduces per layer of
-                                         (engine latency + steps × link latency + 2 (n − 1) / n · tokens · hidden
-                                         · 2 B / link GB/s); a one-shot all-reduce (2 steps) where the engine has
-                                         one (NVLink up to 8 cards, PCIe peer-to-peer for 2), a ring (2 (n − 1)
-                                         steps) otherwise — through host memory on GeForce RTX 40/50, whose
-                                         peer-to-peer access is off
+                                         (engine latency + a one-shot all-reduce's 2 link steps where the engine
+                                         has one (NVLink up to 8 cards, PCIe peer-to-peer for 2), else NCCL's base
+                                         latency and ring of 2 (n − 1) steps, + 2 (n − 1) / n · tokens · hidden ·
+                                         2 B / link GB/s); NCCL's own step latencies (NVLink, PCIe) and through
+                                         host memory on GeForce RTX 20–50 cards, whose peer-to-peer access
+                                         NVIDIA's current drivers turn off
 
 Serving N users (continuous batching): b = min(N, the sequences the KV cache and the engine hold) decode together;
 each step also prefills the prompts of the requests that replace finished ones (b · P / O tokens for prompts of P
@@ -35,6 +39,7 @@ from typing import Literal, NamedTuple
 from planner.checks.links import lane_bandwidth
 from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
+from planner.physics.interconnect import peer_to_peer as physics_peer_to_peer
 from planner.recommend import engines, formats, params
 from planner.recommend.memory import kv_cache_bytes
 
@@ -176,13 +181,14 @@ class Interconnect:
 
 
 def peer_to_peer(chip: GpuChip) -> bool:
-    """Whether the driver lets two of these cards reach each other's memory over PCIe: not on GeForce RTX 40
-    and 50 cards (NVIDIA disabled it there; NCCL copies through host memory)."""
-    return not ("GeForce" in chip.name and chip.architecture in params.NO_P2P_ARCHITECTURES)
+    """Whether the driver lets two of these cards reach each other's memory over PCIe: not on GeForce RTX 20 to
+    50 cards (NVIDIA's current drivers disable it there; NCCL copies through host memory), unless the catalog
+    says otherwise (planner/physics/interconnect.py, the rule the PCIe checks use)."""
+    return physics_peer_to_peer(chip)
 
 
 def pcie(gen: int, lanes: int, *, assumed: bool = False, p2p: bool = True) -> Interconnect:
-    route = "" if p2p else ", through host memory (no peer-to-peer on GeForce RTX 40/50)"
+    route = "" if p2p else ", through host memory (no peer-to-peer on GeForce RTX cards)"
     return Interconnect("pcie", lanes * lane_bandwidth(gen), f"PCIe {gen}.0 x{lanes}{route}", assumed, p2p)
 
 
@@ -252,8 +258,9 @@ def decode(chip: GpuChip, work: DecodeWork, engine: str = "llama.cpp", count: in
     arriving = batched * prompt / output if serving else 0.0  # prompt tokens prefilled per step
     link = link or (interconnect(chip, count) if tensor_parallel else None)
     core, prefill_ms = _step(chip, work, found.id, era, count if tensor_parallel else 1, batched, kv, arriving)
-    overhead = (era.overhead_ms + (era.per_layer_us * (work.layers or 32) + era.moe_layer_us * work.moe_layers) / 1e3
-                + era.per_sequence_us * (batched - 1 if batched > 1 else 0) / 1e3) / 1e3
+    clock = kernel_clock_factor(chip)
+    overhead = (era.overhead_ms + clock * (era.per_layer_us * (work.layers or 32) + era.moe_layer_us * work.moe_layers)
+                / 1e3 + era.per_sequence_us * (batched - 1 if batched > 1 else 0) / 1e3) / 1e3
     mode: Mode = "single card"
     multi = 0.0
     if count > 1 and tensor_parallel:
@@ -272,6 +279,18 @@ def decode(chip: GpuChip, work: DecodeWork, engine: str = "llama.cpp", count: in
                           overhead * 1e3, multi * 1e3, mode, found.id,
                           link.label if mode == "tensor parallel" and link else None, batched, prefill_ms,
                           era.version)
+
+
+def kernel_clock_factor(chip: GpuChip) -> float:
+    """How much longer than at the reference clock the fixed per-layer GPU work of a decode step takes on this
+    chip: its family's boost clock (params.KERNEL_CLOCK; GA100's A100 runs at 1.41 GHz, other Ampere cards ~1.74)
+    against the 2.5 GHz the engine eras' per-layer figures are stated at."""
+    family = chip.architecture
+    if family == "ampere" and is_hbm(chip):
+        family = "ampere-hbm"
+    value = params.KERNEL_CLOCK.values.get(family, (params.REFERENCE_KERNEL_CLOCK.value,))[0]
+    assert value is not None
+    return params.REFERENCE_KERNEL_CLOCK.value / value
 
 
 def _step(chip: GpuChip, work: DecodeWork, engine: str, era: engines.Era, split: int, batched: int,
@@ -301,20 +320,28 @@ def _step(chip: GpuChip, work: DecodeWork, engine: str, era: engines.Era, split:
 def _allreduces(work: DecodeWork, count: int, link: Interconnect, tokens: float,
                 engine: engines.Engine | None = None, era: engines.Era | None = None) -> float:
     """Seconds of the two all-reduces per layer that tensor parallel needs for `tokens` tokens: the engine's own
-    latency, the link's steps (2 for a one-shot all-reduce through peer memory, 2 (n − 1) for a ring) and the
-    bytes a ring moves per card."""
+    cost per all-reduce (launch, synchronisation), then either a one-shot all-reduce through peer memory (2 link
+    steps) or NCCL's ring (its base latency and 2 (n − 1) link steps, params.LINKS and NCCL_BASE_LATENCY from
+    NCCL's own tuner), and the bytes a ring moves per card."""
     layers, hidden = work.layers or 32, work.hidden or 4096
     message = tokens * hidden * 2  # 16-bit activations
-    # vLLM's custom all-reduce: up to 8 cards over NVLink, only 2 over PCIe peer-to-peer (it disables itself on
-    # more PCIe-only cards: vllm/distributed/device_communicators/custom_all_reduce.py)
-    custom = (engine is not None and engine.custom_allreduce
-              and (era is None or (era.since >= "2024-01" and era.one_shot_allreduce)))
-    one_shot = custom and ((link.route == "nvlink" and count <= 8) or (link.route == "pcie-p2p" and count == 2))
+    one_shot = _one_shot(count, link, engine, era)
+    nccl = 0.0 if one_shot else params.NCCL_BASE_LATENCY.value
     steps = 2 if one_shot else 2 * (count - 1)
     own = era.allreduce_us if era is not None else 0.0
-    one = ((own + steps * link.step_us) / 1e6
+    one = ((own + nccl + steps * link.step_us) / 1e6
            + 2 * (count - 1) / count * message / (link.effective_bandwidth * 1e9))
     return 2 * layers * one
+
+
+def _one_shot(count: int, link: Interconnect, engine: engines.Engine | None, era: engines.Era | None) -> bool:
+    """Whether the engine all-reduces in one shot through peer memory: vLLM's, SGLang's and TensorRT-LLM's custom
+    all-reduce, up to 8 cards over NVLink and only 2 over PCIe peer-to-peer (vLLM disables it on more PCIe-only
+    cards, and wherever peer-to-peer is off: vllm/distributed/device_communicators/custom_all_reduce.py); else
+    NCCL's ring."""
+    custom = (engine is not None and engine.custom_allreduce
+              and (era is None or (era.since >= "2024-01" and era.one_shot_allreduce)))
+    return bool(custom and ((link.route == "nvlink" and count <= 8) or (link.route == "pcie-p2p" and count == 2)))
 
 
 def _gemm_rate(chip: GpuChip, precision: str, era: engines.Era | None = None) -> float:

@@ -3,7 +3,6 @@ cost, cloud vs buy — each with its source and why it has this value. Workload 
 physics models' parameters are in planner/physics/params.py."""
 
 from planner.parameter import Param, Table
-from planner.physics import params as physics_params
 
 # -- GPU recommendation (planner/recommend/, docs/performance-model.md) ------------------------------------------------
 # Memory need (planner/recommend/memory.py)
@@ -125,22 +124,34 @@ LLM_PERF_BENCH = ("mlc-ai/llm-perf-bench README (MLC LLM, ExLlamaV2, llama.cpp, 
 PREMAI = "premAI-io/benchmarks docs/llama2.md (A100 80GB, Llama 2 7B, Jan 2024; tests/data/perf/engines.csv)"
 # Engines, their version eras and their per-token, per-sequence and per-all-reduce figures are data:
 # planner/recommend/engines.toml (planner/recommend/engines.py), each era with its source.
+NCCL_TUNING = "NVIDIA/nccl src/graph/tuning.cc (commit 5067397c, 2026-06), the tuner's default constants"
 LINKS = Table(
-    {"nvlink": (2.70, 1.0), "pcie-p2p": (2.11, 1.0), "pcie-host": (14.0, 0.5)},
+    {"nvlink": (0.6, 1.0), "pcie-p2p": (1.0, 1.0), "pcie-host": (2.3, 0.5)},
     "µs per all-reduce step, share of the link's bandwidth",
-    "NVIDIA/nccl-tests small-message all-reduce latencies: a few µs per ring step over NVLink (NVIDIA/nccl#1259: 128 B"
-    " in ~6 µs on 2 × H100 with CUDA graphs), several µs per PCIe peer-to-peer hop; without peer-to-peer NCCL's SHM"
-    " transport copies each chunk into and out of host memory (two PCIe crossings, half the bandwidth) with"
-    " ~10-20 µs per step (NVIDIA/nccl issues on GeForce RTX 4090 rigs). Fitted: the PCIe peer-to-peer step on"
-    " llm-perf-bench's MLC rows (2-8 × A100 PCIe), the NVLink step with TensorRT-LLM's own all-reduce cost on NeMo"
-    " Framework's Llama 2 7B requests (1-8 × A100 SXM4 and H100 SXM; tests/data/perf/tensor_parallel.csv); the"
-    " host-memory step is an estimate (docs/performance-model.md)",
-    "what each step of a tensor-parallel all-reduce costs on each kind of link; a ring of n cards takes 2 (n − 1)"
-    " steps, a one-shot all-reduce through peer memory 2")
-NO_P2P_ARCHITECTURES = tuple(physics_params.NO_P2P_GEFORCE.values)
-# ^ GeForce RTX 40 and 50 cards: NVIDIA's driver disables PCIe peer-to-peer on them, so NCCL copies through host
-#   memory; the rule and its sources are the physics model's (planner/physics/params.py NO_P2P_GEFORCE), so the
-#   recommendation and the PCIe checks say the same
+    f"{NCCL_TUNING}: the hardware latency of a ring step with the LL protocol (the one small messages take) is"
+    " 0.6 µs over NVLink and 1.0 µs over PCIe; voipmonitor/rtx6kpro hardware/pcie-bandwidth.md measures NCCL's"
+    " small-message all-reduce on 8 PCIe cards with peer-to-peer (RTX PRO 6000, nccl-tests) at ~24 µs, the tuner's"
+    " 6.6 + 14 × 1.0 = 20.6 µs plus ~3.4 µs of launch. Without peer-to-peer NCCL's SHM transport copies each chunk"
+    " into and out of host memory (two PCIe crossings, half the bandwidth): NVIDIA/nccl#1530 measures an 8-byte"
+    " all-reduce on 8 × RTX 4090 at 42.1 µs, so a step through host memory costs (42.1 − 3.4 − 6.6) / 14 = 2.3 µs",
+    "what each step of a tensor-parallel all-reduce costs on each kind of link; NCCL's ring of n cards takes"
+    " 2 (n − 1) steps after its base latency, a one-shot all-reduce through peer memory 2 steps")
+KERNEL_CLOCK = Table(
+    {"volta": (1.53,), "turing": (1.68,), "ampere-hbm": (1.41,), "ampere": (1.74,), "ada": (2.50,),
+     "hopper": (1.90,), "blackwell": (2.50,), "rdna3": (2.45,), "rdna4": (2.97,), "cdna2": (1.70,), "cdna3": (2.10,)},
+    "GHz", "boost clocks of each family's cards (NVIDIA and AMD spec pages, TechPowerUp GPU database): V100 1.53;"
+    " RTX 20 1.62-1.77; A100 (GA100, HBM) 1.41; GA102-GA106 cards 1.56-1.86 (RTX 3090 1.695, A6000 1.80); Ada"
+    " 2.04-2.61 (RTX 4090 2.52, L40S 2.52); H100 1.755 (PCIe) to 1.98 (SXM); Blackwell GeForce/RTX PRO 2.41-2.62;"
+    " RX 7900 2.40-2.50, RX 9070 XT 2.97; MI210/MI250X 1.70, MI300X 2.10", "the clock a family's small, latency-bound"
+    " kernels run at: a decode step's fixed GPU work per layer (launches and tails of the norm, rotary, attention,"
+    " activation and routing kernels, each a few µs however small the layer) takes cycles, so it costs"
+    " REFERENCE_KERNEL_CLOCK / clock times an engine era's per-layer figure (docs/performance-model.md)")
+REFERENCE_KERNEL_CLOCK = Param(
+    2.5, "GHz", "an RTX 4090's 2.52 GHz boost, rounded: the clock the engine eras' per-layer costs are stated at",
+    "engines.toml per_layer_us and moe_layer_us are per layer at this clock")
+NCCL_BASE_LATENCY = Param(
+    6.6, "µs", f"{NCCL_TUNING}: baseLatencies, ring with the LL protocol", "what one NCCL all-reduce costs before its"
+    " steps (a one-shot custom all-reduce through peer memory does not pay it)")
 NVLINK_BANDWIDTH = Table(
     {"volta": (150.0,), "ampere": (300.0,), "hopper": (450.0,), "blackwell": (900.0,), "cdna": (448.0,),
      "bridge": (56.25,)},
