@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_cli
 from planner.catalog import Catalog
 from planner.kinds import ACCESSORIES, ALIASES, KIND_FILES, KINDS, PICKABLE, SINGLE_PARTS
 from planner.models.build import BuildFile
 from planner.models.parts import KIND_MODELS
 from planner.session import BuildSession
+
+from conftest import ROOT, run_cli
 
 UPS = "apc-srt5kxlt"
 

@@ -28,8 +28,8 @@ from planner.placement.mounts import GpuMount
        warning=("the lanes the GPU slots take from the CPU exceed its published lanes (a switch's uplink counted "
                 "once)"),
        evidence=("CPU spec, board layout; info: what cards behind one PCIe switch share, and where their traffic "
-                 "goes by chip (inside the switch, or through host memory on GeForce RTX 40/50, whose driver "
-                 "disables peer-to-peer: `physics/interconnect.py`, sources in `physics/params.py` "
+                 "goes by chip (inside the switch, or through host memory on GeForce RTX 20–50, whose current "
+                 "drivers disable peer-to-peer: `physics/interconnect.py`, sources in `physics/params.py` "
                  "`NO_P2P_GEFORCE`)"))
 def cpu_lanes(ctx: Context) -> list[Finding]:
     """Lanes the GPUs want from the CPU against the lanes it has (warning when over-subscribed); a PCIe switch
@@ -124,7 +124,8 @@ def _between_them(ctx: Context, members: list[GpuMount], where: str) -> str:
         return ("peer-to-peer transfers between them, where the driver allows them, stay inside the switch at full "
                 "link speed")
     by_rule = all(chip.p2p is None for chip in chips.values() if chip.name in off)
-    source = "NVIDIA's driver disables it on GeForce RTX 40 and 50 cards" if by_rule else "gpu-chips.toml: p2p = false"
+    source = ("NVIDIA's current drivers disable it on GeForce RTX 20 to 50 cards" if by_rule
+              else "gpu-chips.toml: p2p = false")
     why = f"the {names(off)} {'has' if len(off) == 1 else 'have'} no peer-to-peer ({source})"
     return (f"{why}, so traffic between them goes through host memory: up this uplink to the {where} and back, "
             "not across the switch")
