@@ -7,7 +7,8 @@ It copies the planner (planner/, catalogs/, examples/) into three scratch trees 
 
 * records — the tree as it is;
 * BaseModel — `planner/record/core.py` replaced by benchmarks/records_basemodel.py: `Record` is a
-  `pydantic.BaseModel` with `ConfigDict(defer_build=True, extra="forbid", frozen=True)` and the records' markers
+  `pydantic.BaseModel` with `ConfigDict(defer_build=True, extra="forbid", frozen=True, validate_by_name=True,
+  validate_by_alias=True)` (a record accepts an aliased field under its name too) and the records' markers
   are pydantic's (`Field`, `model_validator`, `BeforeValidator`, `WithJsonSchema`, `Strict`), so every model of
   the planner is a BaseModel whose validator is built on first use; `twin()` returns the model itself. Nothing
   else changes: the same models, the same catalog cache (entries rebuilt with `model_construct`), the same code;
@@ -28,7 +29,26 @@ catalog cache and compiled bytecode, as an installed planner's second run:
 * wall and CPU milliseconds, median of N runs interleaved round-robin in a shuffled order (as benchmarks/run.py):
   they depend on the machine and its load, the instructions do not.
 
-Measured 2026-12-02 (python 3.11.7, pydantic 2.14.4, pydantic-core 2.50.5; the README's "Speed" quotes it).
+Measured on 2026-12-02 (python 3.11.7, pydantic 2.14.4, pydantic-core 2.50.5; `--runs 15`, on this shared 2-core
+machine at load 3–7, so the milliseconds are inflated and noisy; the README's "Speed" quotes it):
+
+    instructions executed (callgrind, one run each):
+                                                     check (text)    check --format json
+      records (planner/record/)                   700.4 M (1.00×)        714.4 M (1.00×)
+      BaseModel(defer_build=True)                1089.7 M (1.56×)       1103.1 M (1.54×)
+      BaseModel, lazy, no plugin discovery       1050.2 M (1.50×)       1065.7 M (1.49×)
+      floor of any BaseModel variant              870.9 M (1.24×)        884.9 M (1.24×)
+      (python -c pass 38.8 M; import pydantic_core 218.1 M; from pydantic import BaseModel 388.6 M)
+      issue 29's rule: BaseModel within 1.15× of the records? best 1.50× → keep the records (fenced)
+    milliseconds, median of 15 runs, interleaved (wall, CPU in brackets):
+                                                           check (text)        check --format json
+      records (planner/record/)                   471.7 ms ( 241) 1.00×      480.6 ms ( 241) 1.00×
+      BaseModel(defer_build=True)                 660.0 ms ( 365) 1.40×      719.2 ms ( 362) 1.50×
+      BaseModel, lazy, no plugin discovery        711.9 ms ( 353) 1.51×      664.7 ms ( 367) 1.38×
+
+Two earlier runs the same day, on the code a few commits before (699.0 M against 1,085.6 M instructions), timed
+the text check at 290 ms (CPU 156) against 466 ms (CPU 251), 1.61×, and 470 ms (CPU 216) against 650 ms
+(CPU 317), 1.38×: the milliseconds move with the machine's load, the instruction ratio stays at 1.55–1.56×.
 """
 
 from __future__ import annotations

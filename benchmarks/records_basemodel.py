@@ -7,7 +7,8 @@ unknown keys, is frozen and, like a record, accepts an aliased field under its n
 benchmarks/records.py copies the planner into a scratch folder and puts this file in place of
 `planner/record/core.py` (and a `twin` that returns the model itself in place of `planner/record/twin.py`), so the
 whole cold `planner check` runs on BaseModel: the same models, the same catalog cache, the same code around them.
-It is not imported by the planner.
+Where it behaves otherwise (no command's output shows it): assigning to a model raises pydantic's ValidationError,
+not the records' AttributeError. It is not imported by the planner.
 """
 
 from __future__ import annotations

@@ -31,8 +31,7 @@ from pydantic_core import core_schema as cs
 from planner.kinds import KIND_FILES
 from planner.models.build import BuildFile
 from planner.models.parts import KIND_MODELS
-from planner.record import FieldInfo, Record
-from planner.record.core import nested_records
+from planner.record import FieldInfo, Record, nested_records
 from planner.solve.partial import PartialBuild
 
 from conftest import EXAMPLES, ROOT
