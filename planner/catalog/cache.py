@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from planner import __version__
-from planner.record import Record
+from planner.record import Record, nested_records
 
 ENV = "PLANNER_CACHE_DIR"  # "" switches caching off
 FORMAT = 2  # of the cache files: a header line, then the JSON body
@@ -191,7 +191,7 @@ def _read(path: Path, source: str) -> dict[str, Any] | None:
 def construct(model: type[Record], data: dict[str, Any]) -> Record:
     """Rebuild a record from data that an earlier run validated and dumped (nested records included)."""
     values = dict(data)
-    for name, nested in model.nested_records():
+    for name, nested in nested_records(model):
         value = values.get(name)
         if isinstance(value, list):
             values[name] = [construct(nested, v) for v in value]

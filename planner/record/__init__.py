@@ -11,7 +11,8 @@ from planner.record.core import (
     Record,
     StrictInt,
     model_validator,
+    nested_records,
 )
 
 __all__ = ["STRICT", "Before", "Field", "FieldInfo", "JsonSchema", "PydanticUndefined", "Record", "StrictInt",
-           "model_validator"]
+           "model_validator", "nested_records"]

@@ -1,13 +1,19 @@
 """Records: the base of the planner's models — frozen classes declared like pydantic models (annotations,
 `Field(...)`, `@model_validator(mode="after")`) and validated by pydantic-core, pydantic's own engine.
 
-Why not `pydantic.BaseModel`: importing it and defining the planner's ~30 models costs more than the rest of a
-`planner check` (measured 2026-12-01 with callgrind: `from pydantic import BaseModel` 388 M instructions against
-218 M for `import pydantic_core`, and ~180 M more to define the models), while the validation itself is
-pydantic-core's either way. A record builds its core schema from its annotations on first use, from the closed
-set of types the models use (below); `planner/record/twin.py` builds the equivalent `pydantic.BaseModel` for
-the JSON Schema, and `tests/test_records.py` holds that both accept and refuse the same inputs with the same
-messages on every catalog entry, example build and generated junk.
+Why not `pydantic.BaseModel`: a cold `planner check` would pay for importing pydantic and for defining the
+models on it, while the validation itself is pydantic-core's either way. Measured on the whole cold check,
+`BaseModel` with `defer_build=True` costs far more than the records (`benchmarks/records.py` reproduces the
+comparison; the README's "Speed" has the figures). A record builds its core schema from its annotations on
+first use, from the closed set of types the models use (below); `planner/record/twin.py` builds the equivalent
+`pydantic.BaseModel` for the JSON Schema, and `tests/test_records.py` holds that both accept and refuse the same
+inputs with the same messages on every catalog entry, example build and generated junk.
+
+The records lean on what pydantic-core does for `BaseModel` without documenting it on its own (the four
+`__pydantic_*` instance slots, `validate_python(self_instance=…)`, the alias config keys): pyproject pins
+pydantic-core to the version the pinned pydantic requires, and `tests/test_record_contract.py` fails if a
+pydantic-core changes any of it, if a record's dict holds anything but its fields, or if `Record` grows a public
+name `BaseModel` lacks (going back stays a base-class swap).
 
 Types a field may have: `int`, `float`, `str`, `bool`, `Any`, `Literal[...]`, `X | Y` (a union; `| None` makes
 it nullable), `list[X]`, `dict[K, V]`, another record, and `Annotated[X, ...]` with `Field(...)` constraints,
@@ -136,15 +142,15 @@ class Record(metaclass=_RecordType):
 
     model_fields: ClassVar[dict[str, FieldInfo]]
 
-    def __init__(self, **data: Any) -> None:
+    def __init__(self, /, **data: Any) -> None:
         type(self)._validator().validate_python(data, self_instance=self)
 
-    # -- the pydantic-model methods the planner uses -------------------------------------------------------
+    # -- the pydantic-model methods the planner uses, each with BaseModel's signature (or a part of it) -----
 
     @classmethod
-    def model_validate(cls: type[R], data: Any) -> R:
+    def model_validate(cls: type[R], obj: Any) -> R:
         """A record from data (a dict as TOML or JSON gives it); pydantic_core.ValidationError if invalid."""
-        return cls._validator().validate_python(data)
+        return cls._validator().validate_python(obj)
 
     @classmethod
     def model_construct(cls: type[R], **values: Any) -> R:
@@ -168,7 +174,7 @@ class Record(metaclass=_RecordType):
             fields_set.update(update)
         return self._with(data, fields_set)
 
-    def model_dump(self, *, mode: Literal["python", "json"] = "python", by_alias: bool = False,
+    def model_dump(self, *, mode: Literal["python", "json"] = "python", by_alias: bool | None = None,
                    exclude_defaults: bool = False, exclude_none: bool = False) -> dict[str, Any]:
         """The record as a dict (mode="json": only JSON types), nested records included."""
         return type(self)._serializer().to_python(
@@ -179,17 +185,6 @@ class Record(metaclass=_RecordType):
         """The fields the input gave (the others hold their defaults); pydantic-core sets it as it validates."""
         fields_set: set[str] = object.__getattribute__(self, "__pydantic_fields_set__")
         return fields_set
-
-    @classmethod
-    def nested_records(cls) -> tuple[tuple[str, type[Record]], ...]:
-        """The fields that hold records (or lists of them), with the record type."""
-        found = cls.__dict__.get("__record_nested__")
-        if found is None:
-            hints = _hints(cls)
-            found = tuple((name, nested) for name in cls.model_fields
-                          if (nested := _record_in(hints[name])) is not None)
-            type.__setattr__(cls, "__record_nested__", found)
-        return found
 
     # -- what a frozen value object does -------------------------------------------------------------------
 
@@ -253,6 +248,18 @@ class Record(metaclass=_RecordType):
             schema = _model_schema(cls)
             type.__setattr__(cls, "__record_schema__", schema)
         return schema
+
+
+def nested_records(record: type[Record]) -> tuple[tuple[str, type[Record]], ...]:
+    """The fields of a record type that hold records (or lists of them), with the record type (a function, not
+    a method: `Record`'s public names are `BaseModel`'s)."""
+    found = record.__dict__.get("__record_nested__")
+    if found is None:
+        hints = _hints(record)
+        found = tuple((name, nested) for name in record.model_fields
+                      if (nested := _record_in(hints[name])) is not None)
+        type.__setattr__(record, "__record_nested__", found)
+    return found
 
 
 def _fill(record: Record, data: dict[str, Any], fields_set: set[str]) -> None:
@@ -376,4 +383,4 @@ def _record_in(annotation: Any) -> type[Record] | None:
 
 
 __all__ = ["STRICT", "Before", "Field", "FieldInfo", "JsonSchema", "PydanticUndefined", "Record", "StrictInt",
-           "model_validator"]
+           "model_validator", "nested_records"]
