@@ -67,3 +67,23 @@ async def test_paging_a_dropdown_before_its_lines_are_laid_out_is_no_crash(tmp_p
     monkeypatch.chdir(tmp_path)
     counts = await fuzz(2614, 1, TEST_CATALOG, tmp_path, first=763, steps=12, timeout=60)
     assert counts.failures == [], "\n".join(counts.tracebacks)
+
+
+@pytest.mark.asyncio
+async def test_paging_where_nothing_scrolls_never_reaches_an_unguarded_dropdown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 2615, session 412: the guard met a widget with nothing to scroll (SkipAction), and the key went on to
+    the dropdown's own, unguarded binding (KeyError in OptionList._move_page)."""
+    monkeypatch.chdir(tmp_path)
+    counts = await fuzz(2615, 1, TEST_CATALOG, tmp_path, first=412, steps=12, timeout=60)
+    assert counts.failures == [], "\n".join(counts.tracebacks)
+
+
+@pytest.mark.asyncio
+async def test_a_file_name_dialog_closed_as_it_opens_is_no_crash(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 2615, session 542: the save dialog focused its input from on_mount after a key storm had removed it
+    (NoMatches); it now names the input to focus (AUTO_FOCUS), which Textual skips when it is gone."""
+    monkeypatch.chdir(tmp_path)
+    counts = await fuzz(2615, 1, TEST_CATALOG, tmp_path, first=542, steps=12, timeout=60)
+    assert counts.failures == [], "\n".join(counts.tracebacks)

@@ -71,6 +71,9 @@ class AskPath(Modal[str | None]):
 
     DEFAULT_CSS = _CSS.format(name="AskPath")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    #: focused when the screen shows; Textual skips it when the screen is already gone (a key storm that
+    #: dismissed it as it mounted: seed 2615, session 542)
+    AUTO_FOCUS = "#path"
 
     def __init__(self, prompt: str, value: str = "") -> None:
         super().__init__()
@@ -80,9 +83,6 @@ class AskPath(Modal[str | None]):
         with Vertical():
             yield Label(plain(self.prompt))
             yield Input(value=self.value, id="path")
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)

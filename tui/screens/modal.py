@@ -3,10 +3,10 @@ before it is gone) and the command palette the app opens."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import TypeVar
 
 from textual import work
+from textual.actions import SkipAction
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.command import CommandList, CommandPalette
@@ -36,13 +36,20 @@ class Modal(ModalScreen[ResultType]):
         return super().dismiss(result)
 
     def action_guarded_page(self, direction: str) -> None:
+        """Page the focused widget, or the nearest container that has something to scroll. Never passes the key
+        on: a widget with nothing to scroll raises SkipAction, which would hand the key to its own binding,
+        unguarded (seed 2615, session 412: a Select's overlay paged before it was laid out)."""
         widget = self.focused
         while widget is not None:
             action = getattr(widget, f"action_page_{direction}", None)
             if action is not None:
-                with contextlib.suppress(KeyError, IndexError):  # nothing laid out to page through yet
+                try:
                     action()
-                return
+                    return
+                except (KeyError, IndexError):  # nothing laid out to page through yet
+                    return
+                except SkipAction:  # nothing to scroll here: its container may have
+                    pass
             widget = widget.parent if isinstance(widget.parent, Widget) else None
 
 
