@@ -35,7 +35,7 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("cpu", "cpus.toml", "CPU", "cpus", build_key="cpu", pick=4),
     Kind("riser", "risers.toml", "Riser", "risers", pick=7),
     Kind("outlet", "outlets.toml", "Outlet", "outlets", pick=6),
-    Kind("model", "models.toml", "LLM", "models"),
+    Kind("llm", "llms.toml", "LLM", "llms", ("model", "models")),
     Kind("base-part", "base-parts.toml", "Base part", "base-parts"),
     Kind("pdu", "pdus.toml", "PDU", "pdus"),
     Kind("ups", "ups.toml", "UPS", "upses", build_key="ups", pick=8, accessory=True),

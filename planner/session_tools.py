@@ -196,7 +196,7 @@ def workload_models(catalog: Catalog, category: str | None) -> list[tuple[str, s
     """(label, id) of the catalog's models of a category (llm, diffusion, vision; None: every one)."""
     from planner.models.workloads import WorkloadModel
 
-    return [(f"{m.name} ({m.parameters:g} B)", m.id) for m in catalog.all("model")
+    return [(f"{m.name} ({m.parameters:g} B)", m.id) for m in catalog.all("llm")
             if isinstance(m, WorkloadModel) and (category is None or m.category == category)]
 
 
@@ -208,7 +208,7 @@ def recommend_gpus(catalog: Catalog, workload: str, *, model: str | None = None,
     from planner.recommend.memory import MemoryRequest
     from planner.recommend.rank import Request, recommend
 
-    named = catalog.get("model", model) if model is not None else None
+    named = catalog.get("llm", model) if model is not None else None
     request = MemoryRequest(workload=workload, model=named, memory=memory,  # type: ignore[arg-type]
                             precision=precision)
     return recommend(Request(request, budget=budget, gpus=count), catalog)

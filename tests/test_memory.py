@@ -18,7 +18,7 @@ GB = 2**30
 
 
 def _model(catalog: Catalog, model_id: str) -> WorkloadModel:
-    return catalog.typed("model", model_id, WorkloadModel)
+    return catalog.typed("llm", model_id, WorkloadModel)
 
 
 def test_llama_3_70b_in_int4_is_q4_0_with_a_6_bit_output_head(catalog: Catalog) -> None:
@@ -92,7 +92,7 @@ def test_image_generation_loads_every_component(catalog: Catalog) -> None:
 
 
 def test_the_model_catalog_spans_llms_from_1b_to_405b_diffusion_and_vision(catalog: Catalog) -> None:
-    models = [m for m in catalog.all("model") if isinstance(m, WorkloadModel)]
+    models = [m for m in catalog.all("llm") if isinstance(m, WorkloadModel)]
     llms = [m.parameters for m in models if m.category == "llm"]
     assert len(models) >= 15 and min(llms) <= 1.3 and max(llms) >= 405
     assert {m.category for m in models} == {"llm", "diffusion", "vision"}

@@ -22,7 +22,7 @@ GIB = 2**30
 
 
 def _model(catalog: Catalog, model_id: str) -> WorkloadModel:
-    return catalog.typed("model", model_id, WorkloadModel)
+    return catalog.typed("llm", model_id, WorkloadModel)
 
 
 def test_weights_are_within_3_percent_of_at_least_20_published_file_sizes(catalog: Catalog) -> None:

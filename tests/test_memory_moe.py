@@ -15,7 +15,7 @@ GIB = 2**30
 
 
 def _model(catalog: Catalog, model_id: str) -> WorkloadModel:
-    return catalog.typed("model", model_id, WorkloadModel)
+    return catalog.typed("llm", model_id, WorkloadModel)
 
 
 def test_qwen3_30b_a3b_holds_all_128_experts_and_reads_8_per_token(catalog: Catalog) -> None:

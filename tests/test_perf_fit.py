@@ -28,7 +28,7 @@ def _chip(catalog: Catalog, chip_id: str) -> GpuChip:
 
 
 def _model(catalog: Catalog, model_id: str) -> WorkloadModel:
-    return catalog.typed("model", model_id, WorkloadModel)
+    return catalog.typed("llm", model_id, WorkloadModel)
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ LLAMA_70B_INT4 = ("recommend", "--workload", "llm-inference", "--model", "llama-
 
 @pytest.fixture(scope="module")
 def llama_70b(catalog: Catalog) -> Recommendation:
-    model = catalog.typed("model", "llama-3-70b", WorkloadModel)
+    model = catalog.typed("llm", "llama-3-70b", WorkloadModel)
     return recommend(Request(MemoryRequest("llm-inference", model, precision="int4"), budget=4000), catalog)
 
 
@@ -87,7 +87,7 @@ def test_sxm_modules_and_amd_cards_are_left_out_with_a_reason(llama_70b: Recomme
 
 
 def test_amd_cards_are_ranked_when_asked(catalog: Catalog) -> None:
-    model = catalog.typed("model", "llama-3-70b", WorkloadModel)
+    model = catalog.typed("llm", "llama-3-70b", WorkloadModel)
     rec = recommend(Request(MemoryRequest("llm-inference", model, precision="int4"), budget=4000, vendor="any"),
                     catalog)
     assert _option(rec, "rx-7900-xtx", 2).fits

@@ -26,7 +26,7 @@ QUAD = example("fail-psu-quad-3090-fe-1600w.toml")
 @pytest.fixture(scope="module")
 def in_dual_build(catalog: Catalog) -> tuple[Recommendation, BuildFit]:
     fit = BuildFit(DUAL, catalog)
-    model = catalog.typed("model", "llama-3.1-8b", WorkloadModel)
+    model = catalog.typed("llm", "llama-3.1-8b", WorkloadModel)
     return recommend(Request(MemoryRequest("llm-finetune", model, method="qlora"), fit=fit), catalog), fit
 
 

@@ -26,7 +26,7 @@ def _chip(catalog: Catalog, chip_id: str) -> GpuChip:
 
 
 def _model(catalog: Catalog, model_id: str) -> WorkloadModel:
-    return catalog.typed("model", model_id, WorkloadModel)
+    return catalog.typed("llm", model_id, WorkloadModel)
 
 
 def test_every_engine_and_era_says_where_its_figures_come_from() -> None:

@@ -67,7 +67,7 @@ def test_fp4_counts_only_on_blackwell(catalog: Catalog) -> None:
 
 
 def test_decoding_reads_every_weight_but_the_input_embedding_and_the_kv_cache(catalog: Catalog) -> None:
-    model = catalog.typed("model", "llama-2-7b", WorkloadModel)
+    model = catalog.typed("llm", "llama-2-7b", WorkloadModel)
     weights = formats.weight_bytes(model, model.parameters, "int4")  # Q4_0 layers, the Q6_K output head
     kv_cache = 2 * 32 * 32 * 128 * 2 * 100
     assert decode_bytes_per_token(model, "int4", 100) == pytest.approx(weights.layers + weights.output + kv_cache)
@@ -75,7 +75,7 @@ def test_decoding_reads_every_weight_but_the_input_embedding_and_the_kv_cache(ca
 
 
 def test_a_mixture_of_experts_decodes_at_the_speed_of_its_active_parameters(catalog: Catalog) -> None:
-    mixtral = catalog.typed("model", "mixtral-8x7b", WorkloadModel)
+    mixtral = catalog.typed("llm", "mixtral-8x7b", WorkloadModel)
     # attention, 2 of 8 experts and the head of each token, from the architecture: the paper's 12.9 B active
     # less the input embedding (a lookup), in 16-bit
     assert decode_bytes_per_token(mixtral, "fp16", 0) == pytest.approx((12.9e9 - 32000 * 4096) * 2, rel=0.005)

@@ -183,7 +183,7 @@ async def test_the_wizard_adds_the_board_the_cli_would_write(catalog: Catalog) -
     from planner.recommend.memory import MemoryRequest
     from planner.recommend.rank import Request, recommend
 
-    expected = recommend(Request(MemoryRequest(workload="llm-inference", model=catalog.get("model", "llama-3-70b"),
+    expected = recommend(Request(MemoryRequest(workload="llm-inference", model=catalog.get("llm", "llama-3-70b"),
                                                memory=None, precision="int4"), budget=4000), catalog).by_value[0]
     app = make_app(None, catalog)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -39,7 +39,7 @@ def weight_residuals(catalog: Catalog) -> list[tuple[dict[str, str], float]]:
     """Each published file size with the model's figure (GB, 10^9 bytes, as the hubs show them)."""
     out = []
     for row in rows("weights.csv"):
-        model = catalog.typed("model", row["model"], WorkloadModel)
+        model = catalog.typed("llm", row["model"], WorkloadModel)
         out.append((row, formats.weight_bytes(model, model.parameters, row["format"]).total / 1e9))
     return out
 
@@ -48,7 +48,7 @@ def kv_residuals(catalog: Catalog) -> list[tuple[dict[str, str], float]]:
     """Each logged KV-cache size with the model's figure (MiB)."""
     out = []
     for row in rows("kv_cache.csv"):
-        model = catalog.typed("model", row["model"], WorkloadModel)
+        model = catalog.typed("llm", row["model"], WorkloadModel)
         out.append((row, kv_cache_bytes(model, int(row["context"]), 1, row["cache"]) / 2**20))
     return out
 
@@ -66,7 +66,7 @@ def fit_request(row: dict[str, str], model: WorkloadModel) -> MemoryRequest:
 def fit_residuals(catalog: Catalog) -> list[tuple[dict[str, str], FitRow]]:
     out = []
     for row in rows("fit_cases.csv"):
-        model = catalog.typed("model", row["model"], WorkloadModel)
+        model = catalog.typed("llm", row["model"], WorkloadModel)
         need = estimate(fit_request(row, model))
         per_card = need.per_gpu(int(row["gpus"]))
         out.append((row, FitRow(row["case"], per_card, need.usable(float(row["card_gib"])).usable,

@@ -71,7 +71,7 @@ class _Cache:
 
     def model(self, model_id: str) -> WorkloadModel:
         if model_id not in self.models:
-            self.models[model_id] = self.catalog.typed("model", model_id, WorkloadModel)
+            self.models[model_id] = self.catalog.typed("llm", model_id, WorkloadModel)
         return self.models[model_id]
 
 

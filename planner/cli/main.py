@@ -220,10 +220,10 @@ def _add_recommend(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                          "planner recommend --workload llm-train --model llama-3.2-1b --build build.toml "
                          "--into build.toml",
                          "planner recommend --workload vision-train --memory 20 --cloud-price 1.10 --format json",
-                         "planner catalog list model                 # the models --model knows"))
+                         "planner catalog list llm                 # the models --model knows"))
     rec.add_argument("--workload", required=True, choices=WORKLOADS, help="what the GPUs will run")
     size = rec.add_mutually_exclusive_group()
-    size.add_argument("--model", metavar="ID", help="a model from catalogs/models.toml (planner catalog list model)")
+    size.add_argument("--model", metavar="ID", help="a model from catalogs/llms.toml (planner catalog list llm)")
     size.add_argument("--params", type=billions, metavar="BILLIONS", help="model size in billions of parameters")
     size.add_argument("--memory", type=gibibytes, metavar="GIB",
                       help="the memory the workload needs in all, GiB, if you know it (split over the cards)")

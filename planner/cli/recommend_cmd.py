@@ -177,10 +177,10 @@ def _model(catalog: Catalog, model_id: str) -> Any:
     from planner.models.workloads import WorkloadModel
 
     try:
-        return catalog.typed("model", model_id, WorkloadModel)
+        return catalog.typed("llm", model_id, WorkloadModel)
     except UnknownPartError as unknown:
         hint = f"; did you mean {' or '.join(repr(s) for s in unknown.suggestions)}?" if unknown.suggestions else ""
-        raise InputError(f"--model: no model {model_id!r} in the catalog{hint} (planner catalog list model)") from None
+        raise InputError(f"--model: no model {model_id!r} in the catalog{hint} (planner catalog list llm)") from None
 
 
 def _pick(rec: Recommendation, sort: str, pick: int, *, need_board: bool) -> Candidate | None:

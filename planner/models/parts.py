@@ -588,7 +588,7 @@ KIND_MODELS: dict[str, type[Part]] = {
     "cpu": Cpu,
     "riser": Riser,
     "outlet": Outlet,
-    "model": WorkloadModel,
+    "llm": WorkloadModel,
     "base-part": BasePart,
     "pdu": Pdu,
     "ups": Ups,

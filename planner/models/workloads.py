@@ -1,4 +1,4 @@
-"""Real workload models (`catalogs/models.toml`, kind `model`): the figures the GPU recommendation's
+"""Real workload models (`catalogs/llms.toml`, kind `llm`): the figures the GPU recommendation's
 memory estimator and decode-speed model need (docs/performance-model.md).
 
 An LLM carries its architecture (layers, hidden size, attention and KV heads, head size, context

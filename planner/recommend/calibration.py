@@ -86,7 +86,7 @@ def model_value(figure: Figure, catalog: Catalog) -> float:
     """What the performance model predicts for a figure."""
     chip = catalog.typed("gpu-chip", figure.chip, GpuChip)
     if figure.model is not None:
-        model = catalog.typed("model", figure.model, WorkloadModel)
+        model = catalog.typed("llm", figure.model, WorkloadModel)
         return decode(chip, decode_work(model, model.parameters, figure.precision, figure.context)).tokens_per_s
     assert figure.versus is not None
     versus = catalog.typed("gpu-chip", figure.versus, GpuChip)

@@ -137,7 +137,7 @@ def recommend(request: Request, catalog: Catalog) -> Recommendation:
     memory = request.memory
     if (memory.model is None and memory.parameters is not None and memory.shape is None
             and memory.workload.startswith("llm")):
-        models = [m for m in catalog.all("model") if isinstance(m, WorkloadModel)]
+        models = [m for m in catalog.all("llm") if isinstance(m, WorkloadModel)]
         memory = dataclasses.replace(memory, shape=default_shape(models, memory.parameters))
         request = dataclasses.replace(request, memory=memory)
     if memory.workload == "llm-inference" and memory.engine is None and memory.memory is None:
