@@ -17,4 +17,5 @@ KIND_FILES: dict[str, str] = {
     "ups": "ups.toml",
     "nic": "nics.toml",
     "switch": "switches.toml",
+    "cable": "cables.toml",
 }

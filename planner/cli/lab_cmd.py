@@ -12,10 +12,12 @@ from planner.errors import ExitCode
 
 
 def run_lab(args: argparse.Namespace) -> int:
+    from planner.lab.money import Usage
     from planner.lab.report import check_lab, lab_json, lab_text
 
+    usage = Usage.of(args.hours_per_day, args.utilization, args.electricity, args.cloud_price)
     catalog = catalog_from(args)
-    report = check_lab(args.file, catalog)  # a PlannerError becomes one sentence and exit 2 in main()
+    report = check_lab(args.file, catalog, usage)  # a PlannerError becomes one sentence and exit 2 in main()
     if args.format == "json":
         sys.stdout.write(json.dumps(lab_json(report), indent=2, ensure_ascii=False) + "\n")
     else:
