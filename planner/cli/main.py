@@ -438,9 +438,16 @@ def _add_lab(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                     "the planner.\nExit 0: the lab passes (warnings allowed); 1: it fails; 2: bad input.",
         epilog=_examples("planner lab examples/labs/office-four-dual-4090.toml",
                          "planner lab lab.toml --format json",
+                         "planner lab lab.toml --format html -o lab.html",
                          "planner lab lab.toml --utilization 0.6 --electricity 0.12 --cloud-price 14.40 --market used"))
     lab.add_argument("file", type=Path, metavar="LAB", help="lab file (.toml)")
-    lab.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    lab.add_argument("--format", choices=["text", "json", "html"], default="text",
+                     help="text, json, or html: the lab's report as one self-contained page to share (rack and "
+                          "phase tables, the power tree from each feed to each PSU, heat, network, money; no script, "
+                          "nothing loaded) (default text)")
+    lab.add_argument("-o", "--output", type=Path, metavar="OUT",
+                     help="write here (atomically) instead of stdout (`-o -`: stdout)")
+    lab.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     lab.add_argument("--strict", action="store_true", help="warnings make the lab fail (exit 1)")
     usage = lab.add_mutually_exclusive_group()
     usage.add_argument("--hours-per-day", type=float, metavar="H", help="hours a day the lab works (electricity, "

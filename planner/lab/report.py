@@ -11,6 +11,7 @@ from planner.api import Catalog, Finding
 from planner.lab import checks, load
 from planner.lab.lab import LimitRow, Room, cooling_limit, evaluate
 from planner.lab.money import Line, Money, Usage, lab_money, money_json
+from planner.lab.spec import LabFile
 from planner.report import Report, to_json, verdict_of
 
 
@@ -37,6 +38,7 @@ class LabReport(NamedTuple):
     network: dict[str, Any]
     notes: list[str]
     money: Money
+    spec: LabFile  # the lab file, with what its catalog parts give filled in (the HTML report draws its tree)
 
 
 def check_lab(path: Path, catalog: Catalog, usage: Usage | None = None) -> LabReport:
@@ -58,7 +60,8 @@ def check_lab(path: Path, catalog: Catalog, usage: Usage | None = None) -> LabRe
     _, _, source = cooling_limit(spec)
     money = lab_money(room, state, ev.walls, usage or Usage.of())
     return LabReport(label, spec.name or Path(label).stem, verdict, machines, found, plugs, list(ev.nodes),
-                     list(ev.lines), list(ev.ups), ev.cooling, source, ev.imbalance, ev.network, notes, money)
+                     list(ev.lines), list(ev.ups), ev.cooling, source, ev.imbalance, ev.network, notes, money,
+                     room.spec)
 
 
 def _row(row: LimitRow) -> dict[str, Any]:
