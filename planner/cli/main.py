@@ -168,7 +168,8 @@ def _add_tui(sub: Subparsers, common: argparse.ArgumentParser) -> None:
         description="Open a build (or start a new one) in the interactive planner. Keys are shown at the "
                     "bottom; ctrl+p lists every action.",
         epilog=_examples("planner tui                 # start a new build", "planner tui build.toml"))
-    tui.add_argument("file", nargs="?", type=Path, metavar="FILE", help="build file to open (created on save)")
+    tui.add_argument("file", nargs="?", type=Path, metavar="FILE",
+                     help="build file to open (created on save), or a lab file: its machines and verdicts, read-only")
     _prices(tui)
 
 
