@@ -6,7 +6,9 @@ The lab: twelve dual-A6000 workstations and eight quad-3090 rigs (the example bu
 30 A feeds and three 208 V single-phase 30 A feeds, each with an APC PDU from the catalog, one UPS, a 100 GbE
 switch and multi-node training across the rigs; no [[plug]] tables, so the assignment solver places all 20
 PSUs. Prints the median and worst of the whole `planner lab` in a fresh process (start-up, catalog, the two
-machine checks, the solver, the lab's checks and their verified fixes), and of the in-process solver alone.
+machine checks, the solver, the lab's checks and their verified fixes), and of the in-process solver alone: placing
+every PSU (what `planner lab` does) and re-plugging from that assignment (what a fix asks), each proved optimal
+or not.
 """
 
 from __future__ import annotations
@@ -88,16 +90,19 @@ def main() -> None:
 
             spec, text, label = read(path)
             room = Room(spec, text, label, Catalog([builtin_dir()]))
-            state, _ = room.initial()
-            items = room.items(state)
-            solver = []
-            for _ in range(args.runs):
-                start = time.perf_counter()
-                result = assign.solve(items, room.nodes, room.lines)
-                solver.append(time.perf_counter() - start)
-            print(f"assignment solver alone, {len(items)} PSUs on {len(room.nodes)} banks: median "
-                  f"{statistics.median(solver) * 1000:.1f} ms, worst {max(solver) * 1000:.1f} ms "
-                  f"(proven optimal: {result.proven})")
+            placed, _ = room.initial()
+            unplugged = placed._replace(where=tuple(-1 for _ in placed.where))
+            cases = {"placing every PSU (planner lab)": room.items(unplugged, set(range(len(room.psus)))),
+                     "re-plugging from there (a fix)": room.items(placed)}
+            for what, items in cases.items():
+                solver = []
+                for _ in range(args.runs):
+                    start = time.perf_counter()
+                    result = assign.solve(items, room.nodes, room.lines)
+                    solver.append(time.perf_counter() - start)
+                print(f"assignment solver alone, {what}, {len(items)} PSUs on {len(room.nodes)} banks: median "
+                      f"{statistics.median(solver) * 1000:.1f} ms, worst {max(solver) * 1000:.1f} ms "
+                      f"(proven optimal: {result.proven})")
         finally:
             path.unlink()
 

@@ -41,6 +41,7 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("ups", "ups.toml", "UPS", "upses", build_key="ups", pick=8, accessory=True),
     Kind("nic", "nics.toml", "Network Card", "nics"),
     Kind("switch", "switches.toml", "Network Switch", "switches"),
+    Kind("cable", "cables.toml", "Cable", "cables"),
 )}
 
 #: Catalog file of each kind.

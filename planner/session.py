@@ -155,6 +155,12 @@ class BuildSession:
             session.validate()
         return session
 
+    @classmethod
+    def from_text(cls, text: str, catalog: Catalog, label: str) -> BuildSession:
+        """A new, unsaved build from TOML text (a lab's inline build): InputError when it is not a build file."""
+        tomlfile.loads(text, label)
+        return cls(catalog, _editable(text, label), None, dirty=True)
+
     def text(self) -> str:
         return tomlfile.dumps(self.document)  # every string and comment escaped: the one TOML writer
 
@@ -378,6 +384,68 @@ class BuildSession:
         entry = self._entries(kind)[index]
         assert isinstance(entry, (Table, InlineTable))
         return entry
+
+
+class LabMachine(NamedTuple):
+    """One `[[machine]]` of a lab, as the TUI's lab view lists it."""
+
+    name: str
+    copies: int  # count = … in the lab file
+    instances: str
+    verdict: str
+    findings: int  # errors and warnings of its own check
+    dc_w: float
+    build_file: Path | None  # its build file (relative paths resolved), or None for an inline build
+    build_text: str  # the build as TOML (an inline build's table, or the file's text)
+
+
+class LabView(NamedTuple):
+    """A lab file checked, for a face to show read-only: its verdict, its findings, its machines."""
+
+    name: str
+    file: str
+    verdict: str
+    findings: list[str]  # "severity: code: message"
+    machines: list[LabMachine]
+    summary: str  # to buy, running a year, heat
+
+
+def is_lab_file(path: Path) -> bool:
+    """Whether `path` reads as a lab file (`[[machine]]` tables) rather than a build file."""
+    from planner.build.buildfile import read_text
+
+    try:
+        return isinstance(tomlfile.loads(read_text(path), str(path)).get("machine"), list)
+    except (PlannerError, OSError):
+        return False
+
+
+def open_lab(path: Path, catalog: Catalog) -> LabView:
+    """`planner lab`'s check of a lab file, as plain data; PlannerError naming file and line when it is bad."""
+    from planner.build.buildfile import read_text
+    from planner.lab.load import build_path  # `planner lab`'s code: loaded only when a lab is opened
+    from planner.lab.report import check_lab
+
+    report = check_lab(path, catalog)
+    machines = []
+    for k, (m, spec) in enumerate(zip(report.machines, report.spec.machine, strict=True)):
+        r = m.report
+        if isinstance(spec.build, str):
+            build_file: Path | None = build_path(report.file, spec, k, "")
+            text = read_text(build_file)  # type: ignore[arg-type]
+        else:
+            document = tomlkit.document()
+            document.update(spec.build)
+            build_file, text = None, tomlfile.dumps(document)
+        machines.append(LabMachine(m.name, m.copies, ", ".join(m.instances), r.verdict,
+                                   sum(1 for f in r.findings if f.severity in ("error", "warning")),
+                                   r.summary.dc_load_w, build_file, text))
+    money = report.money
+    summary = (f"to buy {money.chosen.to_buy_usd:,.0f} USD ({money.market} market); running "
+               f"{money.energy.total_usd_per_year:,.0f} USD a year; heat {report.cooling.load:,.0f} W of "
+               f"{report.cooling.limit:,.0f} W removed")
+    return LabView(report.lab, report.file, report.verdict,
+                   [f"{f.severity}: {f.code}: {f.message}" for f in report.findings], machines, summary)
 
 
 def _editable(text: str, label: str) -> TOMLDocument:

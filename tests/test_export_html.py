@@ -9,6 +9,7 @@ the tests that delete an SVG, the plan or a part from the page show that it fail
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -26,7 +27,7 @@ from planner.export.html import to_html
 from planner.report import Report
 
 from conftest import ROOT, example, run_cli
-from helpers import TEST_CATALOG, build
+from helpers import TEST_CATALOG, TEST_CATALOG_DIR, build
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 QUAD = "fail-psu-quad-3090-fe-1600w.toml"
@@ -322,3 +323,175 @@ def test_hostile_names_render_as_text_in_the_browser_no_element_no_script(browse
             assert name.isprintable() is False or name in (page.text_content("#parts") or ""), key
         finally:
             loaded.close()
+
+
+# -- the lab's report (planner lab LAB --format html) -------------------------------------------------------------
+
+LABS = ROOT / "examples" / "labs"
+GOLDEN = ROOT / "tests" / "golden"
+GUIDE = LABS / "guide-mixed-208v-3ph.toml"
+
+
+def _lab_page(path: Path, catalog: Catalog) -> tuple[Any, str]:
+    from planner.export.lab_html import lab_to_html
+    from planner.lab.report import check_lab
+
+    report = check_lab(path, catalog)
+    return report, lab_to_html(report)
+
+
+def _hostile_lab(tmp_path: Path, name: str) -> Path:
+    """A lab whose own name, PDU model, cooling source and an inline build's card carry `name`."""
+    quoted = json.dumps(name)
+    path = tmp_path / "lab.toml"
+    path.write_text(f"""
+name = {quoted}
+[[machine]]
+name = "box"
+count = 2
+[machine.build]
+case = "fractal-meshify-2-xl"
+motherboard = "asus-pro-ws-wrx80e-sage-se"
+cpu = "amd-threadripper-pro-5975wx"
+[[machine.build.psu]]
+part = "corsair-ax1600i"
+[[machine.build.gpu]]
+part = {{ base = "gigabyte-rtx-3090-turbo", name = {quoted} }}
+count = 2
+[[feed]]
+name = "rack"
+voltage = 208
+breaker_a = 30
+[[pdu]]
+name = "pdu"
+feed = "rack"
+model = {quoted}
+[[pdu.bank]]
+name = "A"
+breaker_a = 20
+c19 = 2
+[cooling]
+kind = "room"
+removal_w = 10000
+source = {quoted}
+""", encoding="utf-8")
+    return path
+
+
+def assert_lab_page(page: Any, report: Any) -> None:
+    """The verdict, the lab's findings, every machine, every line and outlet, the power tree with a node per feed,
+    circuit, UPS, PDU, bank and PSU, heat, network and every part of the money with its totals."""
+    for element in ("#verdict", "#findings", "#machines", "#phases", "#heat", "#network", "#money", "#total-to-buy",
+                    "#markets", "#energy"):
+        assert page.locator(element).count() == 1, f"no {element}"
+    assert (page.text_content("#verdict") or "").startswith(report.verdict.upper())
+    codes = page.eval_on_selector_all("#findings li.finding", "els => els.map(e => e.dataset.code)")
+    assert sorted(codes) == sorted(f.code for f in report.findings)
+    assert page.locator("tr.machine-row").count() == len(report.machines)
+    assert page.locator("tr.line-row").count() == len(report.lines)
+    assert page.locator("tr.outlet-row").count() == len(report.nodes)
+    spec = report.spec
+    pdus_behind_ups = sum(1 for u in spec.ups for fed in u.feeds)
+    nodes = (len(spec.feed) + len(spec.circuit) + pdus_behind_ups + len(spec.pdu)
+             + sum(len(p.bank) for p in spec.pdu) + len(report.plugs))
+    assert page.locator("svg#power-tree rect.node").count() == nodes, "a node per feed, UPS, PDU, bank and PSU"
+    assert page.locator("svg#power-tree rect.node.psu").count() == len(report.plugs)
+    sources = len(spec.feed) + len(spec.circuit)
+    assert page.locator("svg#power-tree path.edge").count() == nodes - sources, "an edge into every other node"
+    assert page.locator("#money tr.part").count() == len(report.money.lines)
+    total = report.money.chosen.to_buy_usd
+    assert (page.text_content("#total-to-buy td") or "").strip() == f"${total:,.2f}"
+
+
+def test_the_lab_page_matches_its_golden_file() -> None:
+    # the frozen test catalogs: curating the built-in ones does not change it
+    frozen = Catalog([TEST_CATALOG_DIR, ROOT / "tests" / "data" / "lab-catalog"])
+    _, html = _lab_page(ROOT / "tests" / "data" / "labs" / "golden.toml", frozen)
+    golden = GOLDEN / "lab-report.html"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.write_text(html, encoding="utf-8")
+    assert html == golden.read_text(encoding="utf-8"), \
+        f"UPDATE_GOLDEN=1 pytest {__file__} regenerates it after a deliberate change"
+
+
+@pytest.mark.parametrize("name", HOSTILE.values(), ids=HOSTILE.keys())
+def test_a_hostile_name_in_a_lab_creates_no_element_and_no_raw_control_byte(tmp_path: Path, catalog: Catalog,
+                                                                            name: str) -> None:
+    _, page = _lab_page(_hostile_lab(tmp_path, name), catalog)
+    _, plain = _lab_page(_hostile_lab(tmp_path, "Plain name"), catalog)
+    assert _parsed(page).tags == _parsed(plain).tags
+    assert not [a for a in _parsed(page).attributes if a.startswith("on")]
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]", page)
+    if name.isprintable():
+        assert name in "".join(_parsed(page).text)
+
+
+def test_the_lab_page_opens_offline_with_every_part_of_it(browser: Any, tmp_path: Path, catalog: Catalog) -> None:
+    report, html = _lab_page(GUIDE, catalog)
+    loaded = _open(browser, tmp_path, html, "lab.html")
+    try:
+        assert loaded.requests == [loaded.url] and not loaded.errors
+        assert not [m for m in loaded.console if m.startswith(("error", "warning"))], loaded.console
+        assert_lab_page(loaded.page, report)
+    finally:
+        loaded.close()
+
+
+@pytest.mark.parametrize("lab", ["office-four-dual-4090.toml", "closet-eight-quad-3090.toml"])
+def test_the_cli_writes_the_lab_page_that_opens(browser: Any, tmp_path: Path, catalog: Catalog, lab: str) -> None:
+    out = tmp_path / "lab.html"
+    result = run_cli("lab", LABS / lab, "--format", "html", "-o", out)
+    report, _ = _lab_page(LABS / lab, catalog)
+    assert result.code == (1 if report.verdict == "fail" else 0), result.err
+    loaded = Loaded(browser, out)
+    try:
+        assert loaded.requests == [loaded.url] and not loaded.errors
+        assert_lab_page(loaded.page, report)
+    finally:
+        loaded.close()
+    assert run_cli("lab", LABS / lab, "--format", "html", "-o", out).code == 2  # never overwrites without --force
+
+
+@pytest.mark.parametrize(("what", "pattern"), [
+    ("power tree", r'<svg id="power-tree".*?</svg>'),
+    ("a PSU's node", r'<g class="power-node psu">.*?</g>'),
+    ("a line", r'<tr class="line-row".*?</tr>'),
+    ("a part", r'<tr class="part" data-kind="pdu">.*?</tr>'),
+])
+def test_the_lab_page_check_fails_when_a_part_of_it_is_missing(browser: Any, tmp_path: Path, catalog: Catalog,
+                                                               what: str, pattern: str) -> None:
+    report, html = _lab_page(GUIDE, catalog)
+    broken, n = re.subn(pattern, "", html, count=1, flags=re.DOTALL)
+    assert n == 1, what
+    loaded = _open(browser, tmp_path, broken, "lab.html")
+    try:
+        with pytest.raises(AssertionError):
+            assert_lab_page(loaded.page, report)
+    finally:
+        loaded.close()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_lab_page_lays_out_without_overflow(browser: Any, tmp_path: Path, catalog: Catalog, scheme: str,
+                                                width: int, height: int) -> None:
+    _, html = _lab_page(GUIDE, catalog)
+    loaded = _open(browser, tmp_path, html, "lab.html", width=width, height=height, scheme=scheme)
+    page = loaded.page
+    try:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=f"{ARTIFACTS / f'lab-report-{scheme}-{width}x{height}'}.png", full_page=True,
+                        timeout=60_000)
+        scroll, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+        assert scroll <= inner, f"horizontal overflow at {width} px: {scroll} > {inner}"
+        box = page.locator("#verdict").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= height, "the verdict is on the first screen"
+        wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('.diagram'))
+            .map(e => e.tagName + '.' + e.className)""")
+        assert wide == [], wide
+        # on a desktop the whole tree fits the page; on a phone it scrolls inside its box
+        tree = page.locator("svg#power-tree").bounding_box()
+        assert tree is not None and (tree["x"] + tree["width"] <= width) == (width >= 700)
+    finally:
+        loaded.close()

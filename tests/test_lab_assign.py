@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cmath
 import math
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 
 from planner.lab import assign
 from planner.lab.power import Line, Node, connection, imbalance, loads
+
+from conftest import ROOT
 
 PAIRS = ("L1-L2", "L2-L3", "L3-L1")
 
@@ -89,3 +92,96 @@ def test_runtime_is_linear_between_the_datasheet_rows() -> None:
     assert runtime_minutes(table, 500) == 30  # below the lightest row: that row's, no more
     assert math.isclose(runtime_minutes(table, 3000), 9.5)
     assert runtime_minutes(table, 4500) == 0
+
+
+def twin_room(units: list[tuple[int, float, int]], circuits: list[float]) -> tuple[list[Node], list[Line]]:
+    """Single-phase 208 V feeds, each with one PDU of `banks` alike banks (banks, feed A, C19 per bank), and
+    120 V wall circuits of the given continuous limits: alike units and banks, the twins the search skips."""
+    nodes: list[Node] = []
+    lines: list[Line] = []
+    for u, (banks, feed_a, c19) in enumerate(units):
+        lines.append(Line(f"f{u}:L1", feed_a, f"f{u}", False))
+        for b in range(banks):
+            nodes.append(Node(f"p{u}/{b}", "bank", 208, 208 * 20 * 0.8, 20, 1, c19, ((len(lines) - 1, 1 + 0j),),
+                              f"p{u}", False))
+    for c, limit in enumerate(circuits):
+        nodes.append(Node(f"c{c}", "circuit", 120, limit, 20, 2, 0, (), None, True))
+    return nodes, lines
+
+
+twin_labs = st.fixed_dictionaries({
+    "units": st.lists(st.tuples(st.integers(1, 2), st.sampled_from([16.0, 24.0]), st.integers(1, 2)),
+                      min_size=1, max_size=3),
+    "circuits": st.lists(st.sampled_from([1440.0, 1920.0]), max_size=2),
+    "psus": st.lists(st.tuples(st.sampled_from([600.0, 1100.0, 1700.0]), st.booleans(), st.integers(0, 6),
+                               st.integers(0, 2)), min_size=1, max_size=5),
+})
+
+
+@settings(max_examples=200, deadline=None)
+@given(twin_labs)
+def test_the_search_skips_twin_pdus_and_banks_and_still_equals_brute_force(lab: dict[str, Any]) -> None:
+    nodes, lines = twin_room(lab["units"], lab["circuits"])
+    if len(nodes) > 6:
+        nodes = nodes[:6]  # brute force stays small; a cut unit is still a room
+        lines = lines[: max((k for n in nodes for k, _ in n.lines), default=-1) + 1]
+    items = []
+    for k, (watts, c20, at, how) in enumerate(lab["psus"]):
+        walls = tuple(watts * (1.04 if node.voltage < 200 else 1.0) for node in nodes)  # worse efficiency at 120 V
+        now = at if how == 1 and at < len(nodes) else None
+        fixed = at if how == 2 and at < len(nodes) else None
+        items.append(assign.Item(f"m{k}:1", walls, c20, now, fixed, f"{watts}:{c20}:{now}:{fixed}"))
+    exact = assign.solve(items, nodes, lines, budget_s=None)
+    brute = assign.brute_force(items, nodes, lines)
+    assert exact.proven
+    assert (exact.where is None) == (brute.where is None)
+    if brute.score is not None and exact.score is not None:
+        assert math.isclose(exact.score.util, brute.score.util, rel_tol=1e-9, abs_tol=1e-9)
+        assert math.isclose(exact.score.line_util, brute.score.line_util, rel_tol=1e-9, abs_tol=1e-9)
+        assert exact.score.moves == brute.score.moves
+
+
+def test_twin_pdus_and_banks_are_found() -> None:
+    nodes, lines = twin_room([(2, 24.0, 2), (2, 24.0, 2), (1, 16.0, 1)], [1920.0, 1920.0])
+    guards = assign.symmetry_guards([], nodes, lines)
+    ids = [n.id for n in nodes]
+    assert guards[ids.index("p0/1")] == ((ids.index("p0/0"),),)  # the second bank of a PDU after its first
+    assert (ids.index("p0/0"), ids.index("p0/1")) in guards[ids.index("p1/0")]  # the second PDU after the first
+    assert guards[ids.index("p2/0")] == ()  # a PDU unlike the others
+    assert guards[ids.index("c1")] == ((ids.index("c0"),),)  # alike wall circuits
+
+
+def test_the_20_machine_benchmark_lab_is_proved_optimal(tmp_path: Path) -> None:
+    """benchmarks/lab.py's lab: 20 PSUs on 15 banks of six PDUs, no plugs given; the search completes (a count of
+    search nodes bounds it, not the clock) and the optimum is the pigeonhole one: eleven PSUs on three single-phase
+    lines of four C19 outlets, so one line carries four workstations."""
+    import importlib.util
+
+    from planner.catalog import Catalog, builtin_dir
+    from planner.lab.lab import Room
+    from planner.lab.load import read
+
+    loader = importlib.util.spec_from_file_location("benchmark_lab", ROOT / "benchmarks" / "lab.py")
+    assert loader is not None and loader.loader is not None
+    bench = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(bench)
+
+    path = ROOT / "examples" / "labs" / f".test-{tmp_path.name}.toml"
+    path.write_text(bench.lab_text("../.."), encoding="utf-8")
+    try:
+        spec, text, label = read(path)
+        room = Room(spec, text, label, Catalog([builtin_dir()]))
+        placed, _ = room.initial()
+    finally:
+        path.unlink()
+    unplugged = placed._replace(where=tuple(-1 for _ in placed.where))
+    result = assign.solve(room.items(unplugged, set(range(len(room.psus)))), room.nodes, room.lines, budget_s=None)
+    assert result.proven and result.score is not None
+    assert result.binding is not None and result.binding.split(":")[0] in {"pdu-4", "pdu-5", "pdu-6", "f4", "f5",
+                                                                            "f6"}
+    single_phase_line = 24 * 208
+    workstation = min(min(item.walls) for item, p in zip(room.items(unplugged), room.psus, strict=True)
+                      if p.machine.startswith("ws"))
+    assert math.isclose(result.score.util, 4 * workstation / single_phase_line, rel_tol=1e-6)
+    replug = assign.solve(room.items(placed), room.nodes, room.lines, budget_s=None)
+    assert replug.proven and replug.score is not None and replug.score.moves == 0

@@ -6,15 +6,19 @@ import argparse
 import sys
 
 from planner.api import CatalogError, PlannerError, printable
-from planner.session import BuildSession, open_catalog
+from planner.session import BuildSession, is_lab_file, open_catalog
 
 
 def run(args: argparse.Namespace) -> int:
     from tui.app import make_app
+    from tui.screens.lab import open_lab_screen
 
     # the user's prices and --prices, as every command where prices matter (the parser gives `prices`)
     catalog = open_catalog(args.catalog, getattr(args, "prices", None), on_skip=_warn_skipped)
-    app = make_app(args.file, catalog)
+    lab = args.file is not None and is_lab_file(args.file)  # a lab file opens its read-only view of machines
+    app = make_app(None if lab else args.file, catalog)
+    if lab:
+        app.call_later(open_lab_screen, app, args.file)
     try:
         app.run()
     finally:

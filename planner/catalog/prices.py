@@ -231,7 +231,8 @@ def load_prices(catalog: PricedCatalog, files: Iterable[Path] = (), *, user_file
 
 
 #: The kinds of part one buys: a price file may price these.
-PRICED_KINDS = ("gpu", "psu", "case", "motherboard", "cpu", "riser", "base-part")
+PRICED_KINDS = ("gpu", "psu", "case", "motherboard", "cpu", "riser", "base-part", "pdu", "ups", "nic", "switch",
+                "cable")
 
 
 def _check_id(catalog: PricedCatalog, price: UserPrice) -> None:

@@ -167,7 +167,8 @@ def _add_tui(sub: Subparsers, common: argparse.ArgumentParser) -> None:
         description="Open a build (or start a new one) in the interactive planner. Keys are shown at the "
                     "bottom; ctrl+p lists every action.",
         epilog=_examples("planner tui                 # start a new build", "planner tui build.toml"))
-    tui.add_argument("file", nargs="?", type=Path, metavar="FILE", help="build file to open (created on save)")
+    tui.add_argument("file", nargs="?", type=Path, metavar="FILE",
+                     help="build file to open (created on save), or a lab file: its machines and verdicts, read-only")
     _prices(tui)
 
 
@@ -436,10 +437,28 @@ def _add_lab(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                     "under multi-node training and noise where people sit; PSUs without a plug are assigned by "
                     "the planner.\nExit 0: the lab passes (warnings allowed); 1: it fails; 2: bad input.",
         epilog=_examples("planner lab examples/labs/office-four-dual-4090.toml",
-                         "planner lab lab.toml --format json"))
+                         "planner lab lab.toml --format json",
+                         "planner lab lab.toml --format html -o lab.html",
+                         "planner lab lab.toml --utilization 0.6 --electricity 0.12 --cloud-price 14.40 --market used"))
     lab.add_argument("file", type=Path, metavar="LAB", help="lab file (.toml)")
-    lab.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    lab.add_argument("--format", choices=["text", "json", "html"], default="text",
+                     help="text, json, or html: the lab's report as one self-contained page to share (rack and "
+                          "phase tables, the power tree from each feed to each PSU, heat, network, money; no script, "
+                          "nothing loaded) (default text)")
+    lab.add_argument("-o", "--output", type=Path, metavar="OUT",
+                     help="write here (atomically) instead of stdout (`-o -`: stdout)")
+    lab.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     lab.add_argument("--strict", action="store_true", help="warnings make the lab fail (exit 1)")
+    usage = lab.add_mutually_exclusive_group()
+    usage.add_argument("--hours-per-day", type=float, metavar="H", help="hours a day the lab works (electricity, "
+                       "cooling, cloud vs buy)")
+    usage.add_argument("--utilization", type=float, metavar="FRACTION",
+                       help="share of the day it works (default 0.15, as planner tco; Dettmers: PhD clusters > 0.35, "
+                            "company clusters > 0.60)")
+    lab.add_argument("--electricity", type=float, metavar="USD_PER_KWH", help="electricity price (default 0.16)")
+    lab.add_argument("--cloud-price", type=float, metavar="USD_PER_HOUR",
+                     help="what renting the whole lab's GPUs costs per hour (for the break-even of buying)")
+    _prices(lab)
 
 
 def _add_completion(sub: Subparsers, common: argparse.ArgumentParser) -> None:
@@ -474,7 +493,7 @@ COMMANDS: dict[str, tuple[Callable[..., None], str]] = {
 
 
 #: The commands whose prices follow `--market` (added to each by planner/cli/common.py: add_market_option).
-MARKET_COMMANDS = ("check", "solve", "recommend", "export", "tco")
+MARKET_COMMANDS = ("check", "solve", "recommend", "export", "tco", "lab")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

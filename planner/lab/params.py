@@ -57,3 +57,12 @@ DP_OVERLAP = Param(
     "The all-reduce must finish within this share of the step for the network not to slow training.")
 
 NIC_SPEEDS = (10.0, 25.0, 40.0, 50.0, 100.0, 200.0, 400.0)  # Ethernet/InfiniBand port speeds, Gbit/s
+
+COOLING_COP = Param(
+    3.2, "W of heat removed per W of electricity",
+    "11.0 EER ÷ 3.412 BTU/h per W: the minimum efficiency the energy code asks of air-cooled split air conditioners "
+    "of 65,000–135,000 BTU/h (Washington WAC 51-11C-403329, Table C403.3.2(9), after ASHRAE 90.1: "
+    "https://lawfilesext.leg.wa.gov/Law/WAC/WAC%20%2051%20%20TITLE/WAC%20%2051%20-%2011C%20CHAPTER/"
+    "WAC%20%2051%20-%2011C-403329.htm)",
+    "Cooling costs the electricity to pump the lab's heat out: heat ÷ COP. The code's minimum is the least efficient "
+    "unit that may be installed, so the cost is an upper bound for a newer or larger unit.")

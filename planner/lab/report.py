@@ -10,6 +10,8 @@ from typing import Any, NamedTuple
 from planner.api import Catalog, Finding
 from planner.lab import checks, load
 from planner.lab.lab import LimitRow, Room, cooling_limit, evaluate
+from planner.lab.money import Line, Money, Usage, lab_money, money_json
+from planner.lab.spec import LabFile
 from planner.report import Report, to_json, verdict_of
 
 
@@ -35,9 +37,13 @@ class LabReport(NamedTuple):
     imbalance: dict[str, float]
     network: dict[str, Any]
     notes: list[str]
+    money: Money
+    spec: LabFile  # the lab file, with what its catalog parts give filled in (the HTML report draws its tree)
 
 
-def check_lab(path: Path, catalog: Catalog) -> LabReport:
+def check_lab(path: Path, catalog: Catalog, usage: Usage | None = None) -> LabReport:
+    """The lab file checked, priced and costed (`usage`: hours a day, the price of a kWh and of the cloud;
+    default `planner tco`'s)."""
     spec, text, label = load.read(path)
     room = Room(spec, text, label, catalog)
     state, notes = room.initial()
@@ -52,8 +58,10 @@ def check_lab(path: Path, catalog: Catalog) -> LabReport:
     plugs = [{"psu": p.id, "machine": p.machine, "into": room.nodes[state.where[i]].id, "wall_w": ev.walls[i],
               "assigned_by": "lab file" if i in room.plugged else "planner"} for i, p in enumerate(room.psus)]
     _, _, source = cooling_limit(spec)
+    money = lab_money(room, state, ev.walls, usage or Usage.of())
     return LabReport(label, spec.name or Path(label).stem, verdict, machines, found, plugs, list(ev.nodes),
-                     list(ev.lines), list(ev.ups), ev.cooling, source, ev.imbalance, ev.network, notes)
+                     list(ev.lines), list(ev.ups), ev.cooling, source, ev.imbalance, ev.network, notes, money,
+                     room.spec)
 
 
 def _row(row: LimitRow) -> dict[str, Any]:
@@ -73,6 +81,7 @@ def lab_json(report: LabReport) -> dict[str, Any]:
         "lines": [_row(r) for r in report.lines], "ups": [_row(r) for r in report.ups],
         "cooling": {**_row(report.cooling), "source": report.cooling_source},
         "phase_imbalance": report.imbalance, "network": report.network, "notes": report.notes,
+        "money": money_json(report.money),
     }
 
 
@@ -105,6 +114,7 @@ def lab_text(report: LabReport) -> str:
     for note in report.notes:
         if "(assigned by the planner)" not in note:  # the plugs above say which the planner placed
             out.append(f"note: {note}")
+    out += money_lines(report.money, {m.name: m.copies for m in report.machines})
     if report.findings:
         out.append("lab findings:")
         for f in report.findings:
@@ -115,3 +125,67 @@ def lab_text(report: LabReport) -> str:
     else:
         out.append("lab findings: none")
     return "\n".join(out)
+
+
+MARKET_WORDS = {"any": "each part's new or used price, the cheaper", "new": "new prices",
+                "used": "used prices where the catalog has one, else new"}
+
+
+def _cents(value: float) -> str:
+    return f"${value:,.2f}"
+
+
+def money_lines(money: Money, counts: dict[str, int]) -> list[str]:
+    """The parts list by machine (its own parts summed: `planner export BUILD` lists them) and the room's parts one by
+    one, the totals by market, the energy a year and cloud vs buy."""
+    out = [f"money ({money.market} market: {MARKET_WORDS.get(money.market, money.market)}; every price with its "
+           "date and source in --format json):"]
+    groups: dict[str, list[Line]] = {}
+    for line in money.lines:
+        groups.setdefault(line.group, []).append(line)
+    for group, lines in groups.items():
+        if group == "room":
+            continue
+        count = counts.get(group, 1)
+        total = sum(line.line_total or 0 for line in lines)
+        flags = _flags(lines)
+        out.append(f"  {group} ×{count}: {_cents(total / count)} each, {_cents(total)}{flags}")
+    for line in groups.get("room", []):
+        each = " each" if line.quantity > 1 else ""
+        price = ("no price" if line.unit_price is None else
+                 f"{_cents(line.unit_price)}{each} {line.market} {line.price_date or 'undated'}"
+                 + (" (estimate)" if line.estimated else "") + (" (stale)" if line.stale else ""))
+        out.append(f"  {line.quantity} × {line.name}: {price}")
+    chosen = money.chosen
+    out.append(f"  to buy: {_cents(chosen.to_buy_usd)}" + (f" (owned already: {_cents(chosen.owned_usd)})"
+                                                           if chosen.owned_usd else "")
+               + (f"; {chosen.estimated} of its prices are estimates" if chosen.estimated else "")
+               + (f"; the oldest is from {chosen.oldest_price}" if chosen.oldest_price else ""))
+    out.append("  by market: " + ", ".join(
+        f"{t.market} {_cents(t.to_buy_usd)}" + (f" ({len(t.unpriced)} part{'s' if len(t.unpriced) != 1 else ''} "
+                                                f"with no {t.market} price)" if t.unpriced else "")
+        for t in money.totals.values()))
+    e = money.energy
+    out.append(f"  running: {e.wall_w:,.0f} W at the wall for {e.hours_per_day:g} h a day ({e.utilization:.0%}) at "
+               f"${e.electricity_usd_per_kwh:g}/kWh: {e.kwh_per_year:,.0f} kWh, {_cents(e.electricity_usd_per_year)} "
+               f"a year; cooling it (COP {e.cooling_cop:g}): {e.cooling_kwh_per_year:,.0f} kWh, "
+               f"{_cents(e.cooling_usd_per_year)}; {_cents(e.total_usd_per_year)} a year in all")
+    if money.cloud is not None:
+        c = money.cloud
+        if c.cloud_usd_per_hour is not None and c.cloud_usd_per_year is not None:
+            out.append(f"  cloud vs buy: the cloud at ${c.cloud_usd_per_hour:g}/h costs {_cents(c.cloud_usd_per_year)} "
+                       f"a year; {c.verdict}")
+        else:
+            out.append(f"  cloud vs buy: {c.verdict} for the whole lab")
+    elif money.cloud_problem:
+        out.append(f"  {money.cloud_problem}")
+    out += [f"  note: {note}" for note in money.notes]
+    return out
+
+
+def _flags(lines: list[Line]) -> str:
+    estimated = sum(1 for line in lines if line.estimated)
+    stale = sum(1 for line in lines if line.stale)
+    unpriced = sum(1 for line in lines if line.unit_price is None)
+    words = [f"{n} {what}" for n, what in ((estimated, "estimated"), (stale, "stale"), (unpriced, "unpriced")) if n]
+    return f" ({', '.join(words)} of its {len(lines)} prices)" if words else ""

@@ -525,6 +525,29 @@ class Switch(Part):
     power_w: Power | None = Field(default=None, ge=1, le=5_000, description="Typical power, W.")
 
 
+class Cable(Part):
+    """A cable a lab buys: a power cord from a PDU outlet to a PSU's inlet, or a network cable (DAC) from a NIC
+    to the switch. A PSU on a wall circuit uses the cord in its box; one on a PDU needs a cord with IEC plugs."""
+
+    use: Literal["power", "network"] = Field(description="power: a PDU-to-PSU cord; network: a NIC-to-switch cable.")
+    pdu_outlet: Literal["c13", "c19"] | None = Field(
+        default=None, description="power: the PDU outlet its plug takes (its plug is a C14 or a C20).")
+    psu_inlet: Literal["c14", "c20"] | None = Field(
+        default=None, description="power: the PSU inlet its connector takes (its connector is a C13 or a C19).")
+    current_a: Current | None = Field(default=None, gt=0, le=32, description="power: its rating, A.")
+    speed_gbps: float | None = Field(default=None, gt=0, le=1_600, description="network: its speed, Gbit/s.")
+    port: str | None = Field(default=None, min_length=2, description="network: its ends (SFP+, QSFP28, OSFP …).")
+    length_m: float = Field(gt=0, le=100, description="Length, m.")
+
+    @model_validator(mode="after")
+    def _use_fields(self) -> Self:
+        need = {"power": ("pdu_outlet", "psu_inlet"), "network": ("speed_gbps", "port")}[self.use]
+        missing = [name for name in need if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"a {self.use} cable needs {', '.join(missing)}")
+        return self
+
+
 BaseRole = Literal["ram", "ssd", "cooler"]
 
 
@@ -594,4 +617,5 @@ KIND_MODELS: dict[str, type[Part]] = {
     "ups": Ups,
     "nic": Nic,
     "switch": Switch,
+    "cable": Cable,
 }
