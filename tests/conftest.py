@@ -22,6 +22,47 @@ settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
+#: The tests marked `slow` (`pytest -m "not slow"` leaves them out of the inner loop; CI runs everything): by
+#: module, every test ("*") or the tests named. Fuzzing, brute force, completing builds with the solver over the
+#: full catalogs, and the browser.
+SLOW: dict[str, tuple[str, ...]] = {
+    # fuzzing: generated and hostile inputs by the thousand
+    "test_fuzz.py": ("*",),
+    "test_fuzz_commands.py": ("*",),
+    "test_catalog_fuzz.py": ("*",),
+    "test_tui_fuzz.py": ("*",),
+    "test_tui_hostile.py": ("test_a_key_on_a_build_with_a_wrong_shape_is_refused_with_a_notice",
+                            "test_the_wizard_refuses_numbers_the_cli_refuses",
+                            "test_keys_on_an_empty_or_partial_build_never_fail"),
+    "test_output_channels.py": ("test_every_output_channel_parses_and_shows_no_raw_control",
+                                "test_catalog_ids_and_argument_values_reach_the_terminal_escaped",
+                                "test_recommend_complete_keeps_a_hostile_chip_name_on_one_line",
+                                "test_recommend_writes_a_hostile_chip_name_escaped_into_toml_and_svg"),
+    "test_bad_build_files.py": ("test_mutated_build_files_never_crash", "test_arbitrary_text_never_crashes"),
+    # brute force against the exact searches
+    "test_solve.py": ("test_solve_finds_the_price_brute_force_finds",
+                      "test_solve_equals_brute_force_on_random_small_catalogs"),
+    "test_placement_solver.py": ("test_solver_finds_the_brute_force_optimum",
+                                 "test_every_placement_the_solver_returns_keeps_the_rules",
+                                 "test_when_the_solver_leaves_a_gpu_out_no_assignment_places_them_all"),
+    "test_lab_assign.py": ("test_branch_and_bound_equals_brute_force",
+                           "test_the_search_skips_twin_pdus_and_banks_and_still_equals_brute_force"),
+    # completing builds with the solver over the full catalogs
+    "test_recommend_complete.py": ("*",),
+    "test_solve_builders.py": ("*",),
+    "test_tui_complete.py": ("*",),
+    # the browser
+    "test_export_html.py": ("*",),
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        names = SLOW.get(item.path.name, ())
+        if "*" in names or getattr(item, "originalname", item.name) in names:
+            item.add_marker(pytest.mark.slow)
+
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "builds"
 #: The day every test runs on, as far as prices are concerned: which are stale does not change with the calendar.

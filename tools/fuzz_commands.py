@@ -18,6 +18,7 @@ import io
 import os
 import random
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -38,6 +39,7 @@ from fuzzing import HUGE_NUMBERS, IDS, ODD_STRINGS, UNIT_STRINGS, WRONG_TYPES  #
 UNSAFE = re.compile(f"[{UNSAFE_CHARS}]")
 
 EXAMPLES = sorted((ROOT / "examples" / "builds").glob("*.toml"))
+LABS = sorted((ROOT / "examples" / "labs").glob("*.toml"))
 SMALL = ROOT / "tests" / "data" / "solve" / "small"
 PRICES = ROOT / "tests" / "data" / "solve" / "test-prices.toml"
 VALUES = [*HUGE_NUMBERS, *ODD_STRINGS, *UNIT_STRINGS, *WRONG_TYPES, *IDS]
@@ -105,6 +107,21 @@ def _build(rng: random.Random) -> tuple[str, str]:
     return "build.toml", mutate(rng, rng.choice(EXAMPLES).read_text(encoding="utf-8"))
 
 
+def _lab(rng: random.Random) -> tuple[str, str]:
+    """A real lab file, mutated; it is written as `labs/lab.toml` beside copies of the build files the example
+    labs name (`_lab_tree`: a lab names its machines' files relative to itself)."""
+    return "labs/lab.toml", mutate(rng, rng.choice(LABS).read_text(encoding="utf-8"))
+
+
+def _lab_tree(folder: Path) -> None:
+    """The build files the example labs name, where they name them: ../builds/ and builds/ beside the lab."""
+    for source, target in ((ROOT / "examples" / "builds", folder / "builds"),
+                           (ROOT / "examples" / "labs" / "builds", folder / "labs" / "builds")):
+        target.mkdir(parents=True, exist_ok=True)
+        for build in source.glob("*.toml"):
+            shutil.copyfile(build, target / build.name)
+
+
 def cases() -> list[Case]:
     """(command label, argv for the generated file, generator of (file name, text))."""
     example = str(EXAMPLES[0])
@@ -125,6 +142,10 @@ def cases() -> list[Case]:
         ("check --prices", lambda f: ["check", example, "--prices", str(f)], lambda r: ("prices.toml", _price_file(r))),
         ("catalog validate", lambda f: ["catalog", "validate", str(f.parent)], _catalog_file),
         ("check --catalog", lambda f: ["check", example, "--catalog", str(f.parent)], _catalog_file),
+        ("lab", lambda f: ["lab", str(f)], _lab),
+        ("lab --format json", lambda f: ["lab", str(f), "--format", "json"], _lab),
+        ("lab --format html", lambda f: ["lab", str(f), "--format", "html", "-o", str(f.with_name("lab.html")),
+                               "--force"], _lab),
     ]
 
 
@@ -185,9 +206,11 @@ def fuzz(inputs: int, seed: int, timeout: float, directory: Path) -> Iterator[
         folder = directory / f"in{number % 50}"
         folder.mkdir(exist_ok=True)
         for old in folder.iterdir():
-            old.unlink()
+            shutil.rmtree(old) if old.is_dir() else old.unlink()
         name, text = make(rng)
         path = folder / name
+        if name.startswith("labs/"):
+            _lab_tree(folder)
         path.write_text(text, encoding="utf-8", errors="surrogateescape")
         env = {"NO_COLOR": "1"}
         if number % settings_every == settings_every - 1:
