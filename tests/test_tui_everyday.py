@@ -4,7 +4,6 @@ readable at 80×24, and panels that redraw only when their data changed (Pilot a
 
 from __future__ import annotations
 
-import html
 import re
 import shutil
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
 from planner.catalog import Catalog
-from tui.app import PlannerApp, make_app
+from tui.app import make_app
 from tui.screens.dialogs import QuitDialog, ShowError
 from tui.screens.picker import CatalogPicker, clip_id, fit_columns
 from tui.screens.tuner import Tuner
@@ -25,19 +24,9 @@ from tui.widgets.slots import SlotDiagram
 from tui.widgets.totals import TotalsPanel
 
 from conftest import ROOT, example
-from helpers import TEST_CATALOG, settle
+from helpers import TEST_CATALOG, screen_text, settle
 
 BUILD = Path("tests/data/tui-build.toml")  # relative: the path is shown in the header
-
-
-def screen_text(app: PlannerApp) -> str:
-    """The screen as a user reads it: the text rows of the app's SVG screenshot."""
-    rows: dict[float, list[tuple[float, str]]] = {}
-    for match in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>',
-                             app.export_screenshot()):
-        x, y, text = float(match.group(1)), float(match.group(2)), html.unescape(match.group(3))
-        rows.setdefault(y, []).append((x, text))
-    return "\n".join("".join(text for _, text in sorted(row)).replace("\xa0", " ") for _, row in sorted(rows.items()))
 
 
 def one_line(text: str) -> str:
@@ -361,22 +350,33 @@ def _in_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
 
 
+def _after(*keys: str) -> Any:
+    """Press `keys` once the first check has landed, then wait for the checks they start (each in a worker)."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press(*keys)
+        await settle(pilot)
+
+    return run_before
+
+
 @pytest.mark.usefixtures("_in_the_repository")
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_picker_after_a_search(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(make_app(BUILD, TEST_CATALOG), press=["a", *"rtx"], terminal_size=size)
+    assert snap_compare(make_app(BUILD, TEST_CATALOG), run_before=_after("a", *"rtx"), terminal_size=size)
 
 
 @pytest.mark.usefixtures("_in_the_repository")
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_highlighted_finding_of_a_failing_build(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(make_app(BUILD, TEST_CATALOG), press=["plus", "plus"], terminal_size=size)
+    assert snap_compare(make_app(BUILD, TEST_CATALOG), run_before=_after("plus", "plus"), terminal_size=size)
 
 
 @pytest.mark.usefixtures("_in_the_repository")
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_quit_dialog(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(make_app(BUILD, TEST_CATALOG), press=["plus", "q"], terminal_size=size)
+    assert snap_compare(make_app(BUILD, TEST_CATALOG), run_before=_after("plus", "q"), terminal_size=size)
 
 
 @pytest.mark.asyncio

@@ -20,6 +20,7 @@ from textual.reactive import Reactive, var
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header
+from textual.widgets._toast import ToastRack
 
 from planner.api import Catalog, InputError, PlannerError, printable
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult, PendingCheck, part_kind
@@ -49,11 +50,12 @@ class BuildScreen(Screen[None]):
     itself when its `:focus` style changes), not the whole screen as Textual's Screen does by default. Its
     messages go to the status line, not to toasts over the panels."""
 
-    DEFAULT_CSS = """
-    BuildScreen > #textual-toastrack { display: none; }
-    """
-
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
+    def _extend_compose(self, widgets: list[Widget]) -> None:
+        """Textual's own widgets, less the toasts' rack: this screen's messages are in its status line."""
+        super()._extend_compose(widgets)
+        widgets[:] = [widget for widget in widgets if not isinstance(widget, ToastRack)]
 
 
 class PlannerApp(App[None]):
@@ -72,7 +74,6 @@ class PlannerApp(App[None]):
     FindingsPanel { padding: 0; }
     KeysFooter FooterLabel { margin-right: 1; }
     SlotDiagram, TotalsPanel { border-title-color: $foreground 60%; }
-    FindingsPanel { border-subtitle-align: right; border-subtitle-color: $warning; }
     """
     BINDINGS = [
         Binding("x", "apply_fix", "Fix"),

@@ -35,6 +35,7 @@ class Tuner(Modal[bool]):
     #title { width: 100%; height: auto; }
     #curve { height: auto; }
     #effect { height: auto; margin-top: 1; }
+    #keys { height: auto; margin-top: 1; color: $foreground 70%; }
     """
     BINDINGS = [
         Binding("left", "step(-1)", f"−{STEP:g} W"), Binding("right", "step(1)", f"+{STEP:g} W"),
@@ -69,6 +70,7 @@ class Tuner(Modal[bool]):
             yield Static(id="title")  # wraps: the whole sentence, never clipped
             yield Static(id="curve")
             yield Static(id="effect")
+            yield Static("←→ 5 W · ↓↑ 25 W · o optimise · r stock · enter keep · esc cancel", id="keys")
 
     def on_mount(self) -> None:
         if self.result is None:
@@ -138,7 +140,10 @@ class Tuner(Modal[bool]):
         self.query_one("#title", Static).update(Text("\n").join([
             plain(f"{t.cards} × {t.board.name}: {watts(t.limit)} (stock {watts(t.stock)}) → "
                   f"{t.relative_perf(t.limit):.0%} of stock throughput"), plain(t.curve())]))
-        self.query_one("#curve", Static).update(plot_curve(t.relative_perf, t.low, t.high, t.limit, t.stock))
+        # the curve gives up rows on a short terminal, so that the effect and the keys stay on screen
+        height = max(4, min(10, self.app.size.height - 18))
+        self.query_one("#curve", Static).update(plot_curve(t.relative_perf, t.low, t.high, t.limit, t.stock,
+                                                           height=height))
 
     # -- keys -------------------------------------------------------------------------------------------
     def _set(self, tuning: Tuning) -> None:

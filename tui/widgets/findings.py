@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from rich.console import Console
 from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -16,6 +17,7 @@ from tui.text import plain
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _MARK = {"error": "✖", "warning": "▲", "info": "i"}
 _PADDING = 2  # an option's padding, one cell each side (Textual's OptionList)
+_CONSOLE = Console(width=200, color_system=None)  # wraps text as the list will, to count its lines
 
 
 class FindingsPanel(OptionList):
@@ -36,26 +38,21 @@ class FindingsPanel(OptionList):
         self._scrolled_to: int | None = None
         self._expanded: int | None = None  # the option shown whole
         self._width = 0  # the width the one-line options were cut to
-        self._checking = False
         self.border_title = "Findings"
 
     def on_mount(self) -> None:
+        # the findings of the last check that landed; while a newer one runs, the header says "checking…" (a
+        # mark here would repaint the whole list on every key)
         self.watch(self.app, "checked", self._checked)
-        self.watch(self.app, "checking", self._set_checking)
 
     def _checked(self, checked: Checked | None) -> None:
         if checked is not None:
             self.show(list(checked.findings), list(checked.notes))
 
-    def _set_checking(self, checking: bool) -> None:
-        self._checking = checking
-        self._title()
-
     def _title(self) -> None:
         counts = [f"{n} {_MARK[severity]}" for severity in ("error", "warning")
                   if (n := sum(f.severity == severity and f.code != "plan" for f in self.findings))]
         self.border_title = "Findings" + (f" {' '.join(counts)}" if counts else "")
-        self.border_subtitle = "checking…" if self._checking else None
 
     def show(self, findings: list[Finding], notes: list[str]) -> None:
         """Refill the list, keeping the highlight on the same finding (by code and subject) when it is
@@ -119,15 +116,34 @@ class FindingsPanel(OptionList):
         else:
             text = Text.assemble((f"{_MARK[finding.severity]} ", _STYLE[finding.severity]),
                                  plain(finding.code, "bold"), " ", plain(finding.message))
+        width = self._width or self._line_width()
         if not expanded:  # one line, cut: the highlighted finding is read whole
-            text.truncate(self._width or self._line_width(), overflow="ellipsis")
+            text.truncate(width, overflow="ellipsis")
             return text
         text.stylize("bold")
-        for n, fix in enumerate(finding.fixes):
-            mark = " ✓" if fix.verified else ""
-            key = "x: " if n == 0 and fix.changes else ""
-            text.append("\n").append_text(plain(f"   → {key}{fix.description}{mark}", "green"))
+        lines = [plain(f"   → {'x: ' if n == 0 and fix.changes else ''}{fix.description}{' ✓' if fix.verified else ''}",
+                       "green") for n, fix in enumerate(finding.fixes)]
+        if not self.has_focus:  # while another panel has the focus, the finding leaves room for the others
+            room = self.scrollable_content_region.height - min(4, len(self.findings)) - len(self.notes)
+            text = _cut(text, width, max(2, room - min(2, len(lines))))
+            lines = [_cut(line, width, 1) for line in lines[:2]]
+        for line in lines:
+            text.append("\n").append_text(line)
         return text
+
+    def on_focus(self) -> None:
+        self._reexpand()
+
+    def on_blur(self) -> None:
+        self._reexpand()
+
+    def _reexpand(self) -> None:
+        """Show the highlighted finding whole (focused) or cut to leave room for the others (not focused)."""
+        index, self._expanded = self._expanded, None
+        offset = self.option_count - len(self.findings)
+        if index is not None and offset <= index < self.option_count:
+            self._expanded = index
+            self.replace_option_prompt_at_index(index, self._prompt(self.findings[index - offset], True))
 
     def _move_page(self, direction: Literal[-1, 1]) -> None:
         """Page up or down: nothing when the panel has no room on screen (a terminal a few rows tall), where
@@ -150,6 +166,18 @@ class FindingsPanel(OptionList):
         if finding is not None and finding.fixes and finding.fixes[0].changes:
             return finding, finding.fixes[0]
         return None
+
+
+def _cut(text: Text, width: int, lines: int) -> Text:
+    """`text` in at most `lines` lines of `width` cells, the last one ending in "…" when cut (Tab to the panel
+    shows it whole)."""
+    wrapped = text.wrap(_CONSOLE, width)
+    if len(wrapped) <= lines:
+        return text
+    kept = Text("\n").join(wrapped[:lines])
+    kept.right_crop(1)
+    kept.rstrip()
+    return kept.append("…")
 
 
 def _same(a: Finding, b: Finding) -> bool:
