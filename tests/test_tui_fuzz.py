@@ -72,3 +72,14 @@ async def test_paging_a_dropdown_before_its_lines_are_laid_out_is_no_crash(tmp_p
     monkeypatch.chdir(tmp_path)
     counts = await fuzz(2614, 1, TEST_CATALOG, tmp_path, first=763, steps=12, timeout=60)
     assert counts.failures == [], "\n".join(counts.tracebacks)
+
+
+@pytest.mark.asyncio
+async def test_page_down_on_a_dropdown_opened_by_typing_is_no_crash(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 150-session run of seed 2700 (30 steps), session 61: a letter opened the wizard's workload list and page
+    down, before the list had the focus, was skipped by the dropdown and reached the list's own binding (KeyError);
+    the modal's guard now hands it to the parents and never back."""
+    monkeypatch.chdir(tmp_path)
+    counts = await fuzz(2700, 1, TEST_CATALOG, tmp_path, first=61, steps=30, timeout=60)
+    assert counts.failures == [], "\n".join(counts.tracebacks)

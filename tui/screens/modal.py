@@ -3,10 +3,10 @@ before it is gone) and the command palette the app opens."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import TypeVar
 
 from textual import work
+from textual.actions import SkipAction
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.command import CommandList, CommandPalette
@@ -36,13 +36,21 @@ class Modal(ModalScreen[ResultType]):
         return super().dismiss(result)
 
     def action_guarded_page(self, direction: str) -> None:
+        """The key is handled here, whoever pages: a widget that cannot scroll (it skips the action) passes it to
+        its parent, never back to the unguarded bindings: a dropdown opened by typing, its list not focused yet,
+        had the key go on to that list, which raised KeyError (the TUI fuzz harness, seed 2700, session 61)."""
         widget = self.focused
         while widget is not None:
             action = getattr(widget, f"action_page_{direction}", None)
             if action is not None:
-                with contextlib.suppress(KeyError, IndexError):  # nothing laid out to page through yet
+                try:
                     action()
-                return
+                except (KeyError, IndexError):  # nothing laid out to page through yet
+                    return
+                except SkipAction:  # nothing to scroll here: the parent may
+                    pass
+                else:
+                    return
             widget = widget.parent if isinstance(widget.parent, Widget) else None
 
 
