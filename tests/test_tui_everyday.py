@@ -132,7 +132,11 @@ async def test_x_applies_the_highlighted_findings_fix_and_no_other(tmp_path: Pat
         assert str(gpus[0]["power_limit"]) == fix.changes[0].value
         assert app.session.data()["case"] == "fractal-meshify-2-xl"  # slot.placement's fix was not applied
         [note] = [str(n.message) for n in app._notifications]
-        assert f"\nChanged: gpu[0].power_limit = {fix.changes[0].value}" in note  # a line break, not "\\n"
+        assert note == f"Applied gpu[0].power_limit = {fix.changes[0].value}: ctrl+z undoes it"  # what was written
+        app.notify("two\nlines\x1b[2J")
+        await settle(pilot)
+        # a message keeps its line breaks; its control characters are escaped
+        assert [str(n.message) for n in app._notifications][-1] == "two\nlines\\x1b[2J"
 
 
 @pytest.mark.asyncio

@@ -122,7 +122,7 @@ async def test_d_on_a_row_of_four_cards_says_it_can_be_undone_and_ctrl_z_restore
         await settle(pilot)
         assert "gpu" not in app.session.data()
         status = str(app.query_one(StatusLine).render())
-        assert "all 4 cards" in status and "ctrl+z puts it back" in status
+        assert "Removed all 4 × gigabyte-rtx-3090-turbo" in status and "ctrl+z puts them back" in status
         await pilot.press("ctrl+z")
         await settle(pilot)
         assert app.session.text() == before and app.checked.verdict == verdict  # type: ignore[union-attr]
@@ -332,7 +332,7 @@ async def test_messages_go_to_the_status_line_not_over_the_panels(tmp_path: Path
         await pilot.press("x")
         await settle(pilot)
         status = app.query_one(StatusLine)
-        assert status.display and "Applied: apply the plan" in str(status.render())
+        assert "Applied gpu[0].power_limit = " in str(status.render())
         assert not app.screen.query("ToastRack")  # no toasts over the panels
         totals_bottom = app.query_one("#totals").region.bottom
         assert status.region.y >= totals_bottom  # below the panels, over none of them

@@ -356,13 +356,14 @@ class PlannerApp(App[None]):
         path = self._selected()
         if not path or path.startswith("missing:"):
             return
-        cards = next((row.quantity for row in self.parts.rows if row.path == path), 1)
-        what = self.session.describe(path)
+        row = next((row for row in self.parts.rows if row.path == path), None)
         self.session.remove(path)
         self.recheck()
         # instantly undoable rather than asked about: the status line says so, for a row of several cards above all
-        self.notify(f"Removed {what}" + (f": all {cards} cards" if cards > 1 else "") + ". ctrl+z puts it back.",
-                    severity="warning" if cards > 1 else "information")
+        if row is not None and row.quantity > 1:
+            self.notify(f"Removed all {row.quantity} × {row.part} ({path}): ctrl+z puts them back", severity="warning")
+        else:
+            self.notify(f"Removed {row.part if row else path} ({path}): ctrl+z puts it back")
 
     def action_count(self, delta: int) -> None:
         if self._refused("changing the count"):
@@ -392,9 +393,9 @@ class PlannerApp(App[None]):
         finding, fix = chosen
         self.session.apply(list(fix.changes), f"{finding.code}'s fix: {fix.description}")
         self.recheck()
-        # what was written, not only what the fix's sentence says
+        # what was written (the fix's sentence was the highlighted finding's), on one line
         changed = "; ".join(f"{c.path} = {_shown(c.value)}" for c in fix.changes)
-        self.notify(f"Applied: {fix.description}\nChanged: {changed} (ctrl+z undoes it)", title=finding.code)
+        self.notify(f"Applied {changed}: ctrl+z undoes it", title=finding.code)
 
     def action_tune(self) -> None:
         if self._refused("the tuner"):
@@ -465,7 +466,7 @@ class PlannerApp(App[None]):
             self.notify("Nothing to undo.")
             return
         self.recheck()
-        self.notify(f"Undone: {what} (ctrl+y redoes it)")
+        self.notify(f"Undone: {what}: ctrl+y redoes it")
 
     def action_redo(self) -> None:
         what = self.session.redo()

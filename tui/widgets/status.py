@@ -1,5 +1,6 @@
-"""The status line: the app's latest message, between the panels and the footer, where it covers nothing (a
-toast over the totals hid their figures). It goes after its time, or when the next message replaces it."""
+"""The status line: the app's latest message, one row between the panels and the footer, where it covers nothing
+(a toast over the totals hid their figures). It keeps its row when idle (a hint of the keys a newcomer looks
+for), so a message comes and goes without laying the screen out again; one longer than the row wraps."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from textual.widgets import Static
 
 from tui.text import plain
 
-_STYLE = {"information": "", "warning": "bold yellow", "error": "bold red"}
+_STYLE = {"information": "bold", "warning": "bold yellow", "error": "bold red"}
+HINT = "tab: next panel · ctrl+z / ctrl+y: undo / redo · ctrl+p: every action"
 
 
 class Notice(NamedTuple):
@@ -23,31 +25,37 @@ class Notice(NamedTuple):
 
 class StatusLine(Static):
     DEFAULT_CSS = """
-    StatusLine { height: auto; max-height: 4; padding: 0 1; background: $boost; border-top: solid $accent;
-                 display: none; }
-    StatusLine.-warning { border-top: solid $warning; }
-    StatusLine.-error { border-top: solid $error; }
+    StatusLine { height: auto; max-height: 3; padding: 0 1; background: $boost; color: $foreground 60%; }
+    StatusLine.-notice { color: $foreground; }
     """
 
     _timer: Timer | None = None
+    _lines = 1
 
     def on_mount(self) -> None:
+        self._show(Text(HINT))
         self.watch(self.app, "notice", self.show)
 
     def show(self, notice: Notice | None) -> None:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        self.display = notice is not None
+        self.set_class(notice is not None, "-notice")
         if notice is None:
+            self._show(Text(HINT))
             return
-        self.set_class(notice.severity == "warning", "-warning")
-        self.set_class(notice.severity == "error", "-error")
         text = Text.assemble(plain(f"{notice.title}: ", "bold") if notice.title else "",
-                             plain(notice.message, _STYLE.get(notice.severity, ""), newlines=True))
-        self.update(text)
+                             plain(notice.message.replace("\n", " · "), _STYLE.get(notice.severity, "")))
+        self._show(text)
         self._timer = self.set_timer(notice.timeout, self._expire)
+
+    def _show(self, text: Text) -> None:
+        width = max(1, (self.size.width or self.app.size.width) - 2)
+        lines = min(3, max(1, -(-text.cell_len // width)))
+        self.update(text, layout=lines != self._lines)  # the same height: repaint this line only
+        self._lines = lines
 
     def _expire(self) -> None:
         self._timer = None
-        self.display = False
+        self.set_class(False, "-notice")
+        self._show(Text(HINT))
