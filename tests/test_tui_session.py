@@ -355,3 +355,23 @@ async def test_the_wizard_at_80x24_shows_gpus_count_memory_tok_s_and_price_in_fi
         text = screen_text(app)
         first = next(line for line in text.splitlines() if re.match(r"1 +\d+ +\S", line.strip("█▊▎ ")))
         assert "GiB" in first and "$" in first
+
+
+@pytest.mark.asyncio
+async def test_the_totals_give_each_card_the_temperature_and_power_its_thermal_finding_gives() -> None:
+    """A card that throttles: the totals line and the thermal.gpu-temp finding say the same °C and W."""
+    app = make_app(ROOT / "examples" / "builds" / "fail-slots-quad-3090-fe-wrx80.toml", Catalog())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        report = app.result.report  # type: ignore[union-attr]
+        assert report is not None
+        hot = [f for f in report.findings if f.code == "thermal.gpu-temp"]
+        assert hot
+        totals = screen_text(app)
+        for finding in hot:
+            card = re.match(r"GPU(\d+)", finding.message)
+            settles = re.findall(r"about (\d+) W at (\d+) °C", finding.message)
+            assert card is not None and settles, finding.message
+            watts, celsius = settles[-1]
+            shown = re.search(rf"│GPU{card.group(1)} +([^│\n]*)", totals)  # the totals' line, right of the diagram
+            assert shown is not None and f"{celsius} °C at {watts} W" in shown.group(1), finding.message

@@ -5,12 +5,11 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from textual import work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
@@ -22,11 +21,12 @@ from textual.widget import Widget
 from textual.widgets import Header
 from textual.widgets._toast import ToastRack
 
-from planner.api import Catalog, InputError, PlannerError, printable
+from planner.api import Catalog, PlannerError, printable
 from planner.session import SINGLE_PARTS, BuildSession, CheckResult, PendingCheck, part_kind
 from tui import state
+from tui.files import FileCommands
 from tui.screens.complete import CompleteBuild
-from tui.screens.dialogs import AskPath, Confirm, InvalidBuild, QuitDialog, ShowError
+from tui.screens.dialogs import InvalidBuild, ShowError
 from tui.screens.modal import Palette
 from tui.screens.picker import CatalogPicker, Picked
 from tui.screens.tuner import Tuner
@@ -58,7 +58,7 @@ class BuildScreen(Screen[None]):
         widgets[:] = [widget for widget in widgets if not isinstance(widget, ToastRack)]
 
 
-class PlannerApp(App[None]):
+class PlannerApp(FileCommands):
     """Build session: parts on the left, findings and totals on the right. An edit shows at once; the build is
     re-checked in a worker thread and the findings, totals and slot diagram follow when the check lands."""
 
@@ -475,114 +475,6 @@ class PlannerApp(App[None]):
             return
         self.recheck()
         self.notify(f"Redone: {what}")
-
-    # -- files ------------------------------------------------------------------------------------------
-    def action_save(self, then_quit: bool = False) -> None:
-        if self.session.path is None:
-            self.action_save_as(then_quit)
-            return
-        self._save(self.session.path, then_quit)
-
-    def _file_name(self, name: str | None, doing: str) -> Path | None:
-        """The file a name typed into a dialog names (`~` expanded); None, and why, when no file can have it."""
-        if not name:
-            return None
-        if "\x00" in name:  # the system refuses it in any file name (Python raises ValueError)
-            self.push_screen(ShowError(f"Not {doing}: a file name cannot hold a NUL character: {name!r}"))
-            return None
-        try:
-            return Path(name).expanduser()
-        except RuntimeError:  # `~someone` who has no home directory here: the name as typed
-            return Path(name)
-
-    def action_save_as(self, then_quit: bool = False) -> None:
-        def chosen(name: str | None) -> None:
-            path = self._file_name(name, "saved")
-            if path is None:
-                return
-            if os.path.lexists(path) and path != self.session.path:  # another file: never replaced unasked
-                self.push_screen(Confirm(f"{path} already exists. Replace it?", "Replace", "Cancel"),
-                                 lambda replace: self._save(path, then_quit) if replace else None)
-            else:
-                self._save(path, then_quit)
-
-        self.push_screen(AskPath("Save the build as:", str(self.session.path or "build.toml")), chosen)
-
-    def _save(self, path: Path, then_quit: bool = False) -> None:
-        try:
-            saved = self.session.save(path)
-        except (PlannerError, OSError) as error:
-            self.push_screen(ShowError(f"Not saved: {error}"))  # and the app stays open
-            return
-        if then_quit:
-            self.exit()
-            return
-        self.notify(f"Saved {saved}")
-        self.recheck()
-
-    def action_open(self) -> None:
-        def chosen(name: str | None) -> None:
-            path = self._file_name(name, "opened")
-            if path is not None:
-                self.open_file(path)
-
-        def ask(discard: bool | None) -> None:
-            if discard:
-                self.push_screen(AskPath("Open build file:"), chosen)
-
-        if self.session.dirty:
-            self.push_screen(Confirm("Discard the unsaved changes and open another build?", "Discard", "Keep"), ask)
-        else:
-            ask(True)
-
-    def open_file(self, path: Path) -> None:
-        """Open another build: a file that parses but has an error opens with the offer to fix or close it."""
-        before, catalog = self.session, self.session.catalog
-        try:
-            self.session = BuildSession.open(path, catalog)
-        except InputError as error:
-            try:
-                self.session = BuildSession.open(path, catalog, validate=False)
-            except PlannerError:
-                self.push_screen(ShowError(f"Could not open the build: {error}"))
-                return
-        except PlannerError as error:
-            self.push_screen(ShowError(f"Could not open the build: {error}"))
-            return
-        self.recheck()
-        self.offer_fix(before)
-
-    def action_export(self) -> None:
-        def chosen(name: str | None) -> None:
-            path = self._file_name(name, "exported")
-            if path is None:
-                return
-            build = self.result.build if self.current and self.result is not None else None
-            if self.current and build is None:
-                self.push_screen(ShowError("Complete the build before exporting its parts list."))
-                return
-            try:  # the last check's build when it is of the build as it is now; else the session checks it
-                self.session.export(path, build)
-            except (PlannerError, OSError) as error:
-                self.push_screen(ShowError(f"Not exported: {error}"))
-                return
-            self.notify(f"Exported {path}")
-
-        self.push_screen(AskPath("Export to: a parts list (.md, .csv, .json, .txt), the power limits as an "
-                                 "nvidia-smi script (.sh) or a systemd unit (.service):", "parts.md"), chosen)
-
-    def action_quit_app(self) -> None:
-        if not self.session.dirty:
-            self.exit()
-            return
-
-        def answered(answer: str | None) -> None:
-            if answer == "quit":
-                self.exit()
-            elif answer == "save":
-                self.action_save(then_quit=True)
-
-        self.push_screen(QuitDialog(), answered)
 
 
 def _shown(value: object, limit: int = 80) -> str:
