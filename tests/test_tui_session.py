@@ -375,3 +375,26 @@ async def test_the_totals_give_each_card_the_temperature_and_power_its_thermal_f
             watts, celsius = settles[-1]
             shown = re.search(rf"│GPU{card.group(1)} +([^│\n]*)", totals)  # the totals' line, right of the diagram
             assert shown is not None and f"{celsius} °C at {watts} W" in shown.group(1), finding.message
+
+
+@pytest.mark.asyncio
+async def test_a_bug_in_a_check_is_shown_and_the_next_edit_is_checked_again(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import tui.state
+
+    app = make_app(_copy(tmp_path), CATALOG)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        check = tui.state.check
+
+        def broken(pending: PendingCheck, edit: int) -> Any:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(tui.state, "check", broken)
+        await pilot.press("minus")
+        await settle(pilot)
+        assert app.title.startswith("ERROR — ") and "internal error (RuntimeError: boom)" in app.checked.notes[0]  # type: ignore[union-attr]
+        monkeypatch.setattr(tui.state, "check", check)
+        await pilot.press("minus")
+        await settle(pilot)
+        assert app.current and app.checked.result.report is not None  # type: ignore[union-attr]

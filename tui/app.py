@@ -112,7 +112,8 @@ class PlannerApp(FileCommands):
         self.session = session
         self.edits = 0  # edits so far (and sessions opened): a check begun before the last one is stale
         self._check_running: int | None = None  # the edit whose check runs in the worker now
-        self._when_checked: Callable[[], None] | None = None  # a key that waits for the check of the last edit
+        # a key that waits for the check of the last edit, and the build it was pressed on
+        self._when_checked: tuple[BuildSession, Callable[[], None]] | None = None
 
     def get_default_screen(self) -> Screen[None]:
         return BuildScreen(id="_default")
@@ -164,7 +165,12 @@ class PlannerApp(FileCommands):
     def _check(self, pending: PendingCheck, edit: int, session: BuildSession) -> None:
         """In a thread: a few milliseconds on the examples, longer on a large build (its placement search);
         the keys never wait for it. One runs at a time: edits made meanwhile are checked when it ends."""
-        self.post_message(self.Rechecked(state.check(pending, edit), session))
+        try:
+            checked = state.check(pending, edit)
+        except Exception as error:  # a bug: shown as the build's problem, and the next edit is checked again
+            problem = f"internal error ({type(error).__name__}: {error}); this is a bug in the planner"
+            checked = Checked(CheckResult(None, None, pending.missing, problem), (), None, edit)
+        self.post_message(self.Rechecked(checked, session))
 
     def on_planner_app_rechecked(self, message: Rechecked) -> None:
         self._check_running = None
@@ -179,8 +185,8 @@ class PlannerApp(FileCommands):
         self._show_title()
         self.refresh_bindings()  # `s` shows while the build is incomplete or failing
         if self.current and self._when_checked is not None:
-            action, self._when_checked = self._when_checked, None
-            if self.screen is self.screen_stack[0]:  # not behind a dialog opened meanwhile
+            (session, action), self._when_checked = self._when_checked, None
+            if session is self.session and self.screen is self.screen_stack[0]:  # not behind a dialog, nor another file
                 action()
 
     def _notes(self, result: CheckResult) -> list[str]:
@@ -201,7 +207,7 @@ class PlannerApp(FileCommands):
         such key wins) and False. For the keys that act on the check's findings or build."""
         if self.current:
             return True
-        self._when_checked = action
+        self._when_checked = (self.session, action)
         return False
 
     def _show_title(self) -> None:
