@@ -132,7 +132,7 @@ async def test_x_applies_the_highlighted_findings_fix_and_no_other(tmp_path: Pat
         assert str(gpus[0]["power_limit"]) == fix.changes[0].value
         assert app.session.data()["case"] == "fractal-meshify-2-xl"  # slot.placement's fix was not applied
         [note] = [str(n.message) for n in app._notifications]
-        assert note == f"Applied gpu[0].power_limit = {fix.changes[0].value}: ctrl+z undoes it"  # what was written
+        assert note == f"Applied thermal.gpu-temp's fix (ctrl+z undoes it): gpu[0].power_limit = {fix.changes[0].value}"
         app.notify("two\nlines\x1b[2J")
         await settle(pilot)
         # a message keeps its line breaks; its control characters are escaped

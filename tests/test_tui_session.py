@@ -218,7 +218,7 @@ async def test_every_kind_of_edit_is_undone_and_redone(tmp_path: Path, kind: str
         assert app.session.text() == before and not app.session.dirty  # as the file holds it
         assert app.checked is not None and shown_before is not None
         assert app.checked.result.report == shown_before.result.report and app.current
-        assert any(note.startswith("Undone: ") for note in _notices(app))
+        assert any(note.startswith("Undone (ctrl+y redoes it): ") for note in _notices(app))
         await pilot.press("ctrl+y")
         await settle(pilot)
         assert app.session.text() == after and app.session.dirty
@@ -332,7 +332,8 @@ async def test_messages_go_to_the_status_line_not_over_the_panels(tmp_path: Path
         await pilot.press("x")
         await settle(pilot)
         status = app.query_one(StatusLine)
-        assert "Applied gpu[0].power_limit = " in str(status.render())
+        assert "Applied plan's fix (ctrl+z undoes it): gpu[0].power_limit = " in str(status.render())
+        assert status.size.height == 1  # one row, never laid out again
         assert not app.screen.query("ToastRack")  # no toasts over the panels
         totals_bottom = app.query_one("#totals").region.bottom
         assert status.region.y >= totals_bottom  # below the panels, over none of them

@@ -367,9 +367,9 @@ class PlannerApp(FileCommands):
         self.recheck()
         # instantly undoable rather than asked about: the status line says so, for a row of several cards above all
         if row is not None and row.quantity > 1:
-            self.notify(f"Removed all {row.quantity} × {row.part} ({path}): ctrl+z puts them back", severity="warning")
+            self.notify(f"Removed all {row.quantity} × {row.part} ({path}); ctrl+z puts them back", severity="warning")
         else:
-            self.notify(f"Removed {row.part if row else path} ({path}): ctrl+z puts it back")
+            self.notify(f"Removed {row.part if row else path} ({path}); ctrl+z puts it back")
 
     def action_count(self, delta: int) -> None:
         if self._refused("changing the count"):
@@ -401,7 +401,7 @@ class PlannerApp(FileCommands):
         self.recheck()
         # what was written (the fix's sentence was the highlighted finding's), on one line
         changed = "; ".join(f"{c.path} = {_shown(c.value)}" for c in fix.changes)
-        self.notify(f"Applied {changed}: ctrl+z undoes it", title=finding.code)
+        self.notify(f"Applied {finding.code}'s fix (ctrl+z undoes it): {changed}")
 
     def action_tune(self) -> None:
         if self._refused("the tuner"):
@@ -426,7 +426,7 @@ class PlannerApp(FileCommands):
             self.notify("Complete the build first.", severity="warning")
             return
         self.recheck()
-        self.notify(plan.description + " (ctrl+z undoes it)", title="optimiser")
+        self.notify(f"Optimised (ctrl+z undoes it): {plan.description}")
 
     def action_wizard(self) -> None:
         if self._refused("the recommendation wizard"):
@@ -462,7 +462,7 @@ class PlannerApp(FileCommands):
             if text:
                 self.session.replace(text, "complete the build")
                 self.recheck()
-                self.notify("Completed the build (ctrl+z undoes it)", title="planner solve")
+                self.notify("Completed the build (ctrl+z undoes it)")
 
         self.push_screen(CompleteBuild(self.session), chosen)
 
@@ -472,7 +472,7 @@ class PlannerApp(FileCommands):
             self.notify("Nothing to undo.")
             return
         self.recheck()
-        self.notify(f"Undone: {what}: ctrl+y redoes it")
+        self.notify(f"Undone (ctrl+y redoes it): {what}")
 
     def action_redo(self) -> None:
         what = self.session.redo()

@@ -1,6 +1,7 @@
 """The status line: the app's latest message, one row between the panels and the footer, where it covers nothing
 (a toast over the totals hid their figures). It keeps its row when idle (a hint of the keys a newcomer looks
-for), so a message comes and goes without laying the screen out again; one longer than the row wraps."""
+for) and a longer message is cut to it, so a message comes and goes without laying the screen out again. The
+messages say the essential first (what was done, and the key that undoes it)."""
 
 from __future__ import annotations
 
@@ -25,12 +26,12 @@ class Notice(NamedTuple):
 
 class StatusLine(Static):
     DEFAULT_CSS = """
-    StatusLine { height: auto; max-height: 3; padding: 0 1; background: $boost; color: $foreground 60%; }
+    StatusLine { height: 1; padding: 0 1; background: $boost; color: $foreground 60%; text-wrap: nowrap;
+                 text-overflow: ellipsis; }
     StatusLine.-notice { color: $foreground; }
     """
 
     _timer: Timer | None = None
-    _lines = 1
 
     def on_mount(self) -> None:
         self._show(Text(HINT))
@@ -50,10 +51,7 @@ class StatusLine(Static):
         self._timer = self.set_timer(notice.timeout, self._expire)
 
     def _show(self, text: Text) -> None:
-        width = max(1, (self.size.width or self.app.size.width) - 2)
-        lines = min(3, max(1, -(-text.cell_len // width)))
-        self.update(text, layout=lines != self._lines)  # the same height: repaint this line only
-        self._lines = lines
+        self.update(text, layout=False)  # one row, whatever it says: repaint this line only
 
     def _expire(self) -> None:
         self._timer = None
