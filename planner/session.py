@@ -5,6 +5,8 @@ no Textual code and is tested on its own.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -48,13 +50,15 @@ from planner.session_tools import (
 
 if TYPE_CHECKING:  # the answers' types, for a face's annotations (their modules load on first use)
     from planner.checks.optimize import Plan as Plan
+    from planner.recommend.rank import Candidate as Candidate
     from planner.recommend.rank import Recommendation as Recommendation
     from planner.solve import SolveResult as SolveResult
 
 #: The session and what a face does with it (planner/session_tools.py): with planner.api, all a face imports.
 __all__ = [
-    "EXPORT_SUFFIXES", "NEW_BUILD", "PICKABLE", "REQUIRED", "SINGLE_PARTS", "BuildSession", "CheckResult",
-    "PartRow", "PendingCheck", "Tuning", "amount", "complete", "export_build", "export_format", "gpu_count",
+    "EXPORT_SUFFIXES", "NEW_BUILD", "PICKABLE", "REQUIRED", "SINGLE_PARTS", "BuildSession", "CheckResult", "Edit",
+    "PartRow", "PendingCheck", "Snapshot", "Tuning", "amount", "complete", "completion_lines", "export_build",
+    "export_format", "gpu_count",
     "gpu_memory", "key_figures", "memory_gib", "open_catalog", "optimise", "part_kind", "part_power", "part_summary",
     "perf_per_dollar", "power_limit_codes", "recommend_gpus", "save_recovery", "slot_diagram", "tuning",
     "workload_models",
@@ -85,7 +89,7 @@ class PartRow(NamedTuple):
     path: str  # key path of the entry in the build file (`case`, `gpu[1]`)
     part: str  # catalog id, or the inline part's name
     quantity: int
-    detail: str  # power limit, circuit… whatever distinguishes the entry
+    detail: str  # the power limit ("300 W", "stock"), the circuit ("on office"): what distinguishes the entry
 
 
 def completion_lines(result: SolveResult, *, part_width: int = 44) -> list[str]:
@@ -126,6 +130,52 @@ class PendingCheck(NamedTuple):
                                " bug in the planner, please report it with this build")
 
 
+class Snapshot(NamedTuple):
+    """The build's text before (or, for redo, after) one undoable edit, and what the edit did."""
+
+    text: str
+    what: str  # "remove gpu[0] (4 × gigabyte-rtx-3090-turbo)": what `undo` and `redo` say they took back
+
+
+class Edit:
+    """One undoable edit made of any number of changes (a wizard's pick, a tuner's steps): `done` records them
+    as one entry of the session's history, `cancel` puts the build back as it was. Edits nest: only the
+    outermost one records."""
+
+    def __init__(self, session: BuildSession, what: str) -> None:
+        self.session, self.what = session, what
+        self.before, self.dirty = session.text(), session.dirty
+        self.open = True
+        session._open_edits += 1
+
+    def done(self) -> bool:
+        """Record the changes as one edit; False when nothing changed (or an outer edit records them)."""
+        if not self.open:
+            return False
+        self.open = False
+        session = self.session
+        session._open_edits -= 1
+        if session._open_edits or session.text() == self.before:
+            return False
+        session.history.append(Snapshot(self.before, self.what))
+        del session.history[:-HISTORY_LIMIT]
+        session.future.clear()  # a new edit: what was undone before it cannot be redone
+        return True
+
+    def cancel(self) -> None:
+        """Put the build back as it was when the edit began; nothing is recorded."""
+        if not self.open:
+            return
+        self.open = False
+        self.session._open_edits -= 1
+        self.session.document = _editable(self.before, self.session._label())
+        self.session.dirty = self.dirty
+
+
+#: Edits the session can take back: far more than anyone undoes, and a few MB of text at most.
+HISTORY_LIMIT = 500
+
+
 @dataclass
 class BuildSession:
     catalog: Catalog
@@ -133,7 +183,14 @@ class BuildSession:
     path: Path | None = None
     settings: Settings = field(default_factory=Settings)
     dirty: bool = False
-    history: list[str] = field(default_factory=list)  # the build's text before each edit `undo` can take back
+    history: list[Snapshot] = field(default_factory=list)  # the build before each edit `undo` can take back
+    future: list[Snapshot] = field(default_factory=list)  # the build after each edit undone, for `redo`
+    saved: str | None = None  # the text as last read or saved (an undo back to it leaves the build clean)
+    _open_edits: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.saved is None:
+            self.saved = self.text()
 
     # -- opening and saving ------------------------------------------------------------------------------
     @classmethod
@@ -172,7 +229,7 @@ class BuildSession:
         text = self.text()
         tomlfile.loads(text, str(target))  # never write a file that `planner check` cannot read
         atomic_write(target, text, force=True)
-        self.path, self.dirty = target, False
+        self.path, self.dirty, self.saved = target, False, text
         return target
 
     # -- reading -----------------------------------------------------------------------------------------
@@ -234,7 +291,7 @@ class BuildSession:
             if kind in data:
                 rows.append(PartRow(kind, kind, _label(data[kind]), 1, ""))
         for i, gpu in _tables(data, "gpu"):
-            limit = f"limit {gpu['power_limit']}" if "power_limit" in gpu else "stock power"
+            limit = _limit(gpu["power_limit"]) if "power_limit" in gpu else "stock"
             count = gpu.get("count", 1)
             rows.append(PartRow("gpu", f"gpu[{i}]", _label(gpu.get("part")), count if type(count) is int else 1,
                                 limit))
@@ -284,72 +341,100 @@ class BuildSession:
         """Keep the unsaved build in a new recovery file beside it (or in the user's state directory)."""
         return save_recovery(self.text(), self.path)
 
-    # -- editing -----------------------------------------------------------------------------------------
-    def apply(self, changes: list[Change]) -> None:
+    # -- editing: every change is one undoable edit (`edit` groups several) ------------------------------
+    @contextmanager
+    def edit(self, what: str) -> Iterator[Edit]:
+        """The changes made inside are one edit that `undo` takes back whole (`what` says what it did); an
+        exception inside leaves what was changed, recorded."""
+        edit = Edit(self, what)
+        try:
+            yield edit
+        finally:
+            edit.done()
+
+    def begin(self, what: str) -> Edit:
+        """An edit that stays open across calls (a tuner's steps): its `done` records it, `cancel` drops it."""
+        return Edit(self, what)
+
+    def apply(self, changes: list[Change], what: str = "") -> None:
         """Apply a fix's changes (key path → value)."""
-        for change in changes:
-            set_path(self.document, change.path, change.value)
-        self.dirty = True
+        with self.edit(what or "; ".join(f"{c.path} = {c.value}" for c in changes)):
+            for change in changes:
+                set_path(self.document, change.path, change.value)
+            self.dirty = True
 
     def set_part(self, kind: str, part_id: str) -> None:
         """Choose the case, motherboard or CPU."""
         if kind not in SINGLE_PARTS:
             raise ValueError(f"{kind} is not a single part")
-        self.document[kind] = part_id
-        self.dirty = True
+        with self.edit(f"{kind} = {part_id}"):
+            self.document[kind] = part_id
+            self.dirty = True
 
     def add(self, kind: str, part_id: str, **fields: Any) -> int:
         """Add a GPU, PSU or circuit entry; returns its index."""
-        table = tomlkit.table()
-        key = "outlet" if kind == "circuit" else "part"
-        if kind == "circuit":
-            table["name"] = fields.pop("name", f"circuit-{len(self.data().get('circuit', [])) + 1}")
-        table[key] = part_id
-        for name, value in fields.items():
-            table[name] = value
-        if kind not in self.document:
-            self.document.append(kind, tomlkit.aot())
-        entries = self._entries(kind)
-        if isinstance(entries, Array):  # `psu = [{ part = "…" }]`: keep the file's inline style
-            inline = tomlkit.inline_table()
-            inline.update(table)
-            entries.append(inline)
-        else:
-            entries.append(table)
-        self.dirty = True
-        return len(entries) - 1
+        count = f"{fields['count']} × " if "count" in fields else ""
+        with self.edit(f"add {kind} {count}{part_id}"):
+            table = tomlkit.table()
+            key = "outlet" if kind == "circuit" else "part"
+            if kind == "circuit":
+                table["name"] = fields.pop("name", f"circuit-{len(self.data().get('circuit', [])) + 1}")
+            table[key] = part_id
+            for name, value in fields.items():
+                table[name] = value
+            if kind not in self.document:
+                self.document.append(kind, tomlkit.aot())
+            entries = self._entries(kind)
+            if isinstance(entries, Array):  # `psu = [{ part = "…" }]`: keep the file's inline style
+                inline = tomlkit.inline_table()
+                inline.update(table)
+                entries.append(inline)
+            else:
+                entries.append(table)
+            self.dirty = True
+            return len(entries) - 1
 
     def set_field(self, path: str, value: Any) -> None:
-        set_path(self.document, path, value)
-        self.dirty = True
+        with self.edit(f"{path} = {value}"):
+            set_path(self.document, path, value)
+            self.dirty = True
 
     def remove_field(self, kind: str, index: int, field: str) -> None:
-        entry = self._entry(kind, index)
-        if field in entry:
-            del entry[field]
-            self.dirty = True
+        with self.edit(f"remove {kind}[{index}].{field}"):
+            entry = self._entry(kind, index)
+            if field in entry:
+                del entry[field]
+                self.dirty = True
 
     def remove(self, path: str) -> None:
         """Remove a part: `case`, or one entry of gpu/psu/circuit (`gpu[1]`)."""
-        if path in SINGLE_PARTS:
-            if path in self.document:
-                del self.document[path]
-        else:
-            kind, index = path.rstrip("]").split("[")
-            entries = self._entries(kind)
-            del entries[int(index)]
-            if not entries:
-                del self.document[kind]
-        self.dirty = True
+        with self.edit(f"remove {self.describe(path)}"):
+            if path in SINGLE_PARTS:
+                if path in self.document:
+                    del self.document[path]
+            else:
+                kind, index = path.rstrip("]").split("[")
+                entries = self._entries(kind)
+                del entries[int(index)]
+                if not entries:
+                    del self.document[kind]
+            self.dirty = True
 
-    def replace(self, text: str) -> None:
+    def describe(self, path: str) -> str:
+        """An entry as a builder names it: `gpu[0] (4 × gigabyte-rtx-3090-turbo)`, `case (fractal-…)`."""
+        for row in self.rows():
+            if row.path == path:
+                return f"{path} ({row.quantity} × {row.part})" if row.quantity != 1 else f"{path} ({row.part})"
+        return path
+
+    def replace(self, text: str, what: str = "replace the build") -> None:
         """Replace the whole build (a completion by the solver) as one edit that `undo` takes back."""
         try:
             document = tomlkit.parse(text)
         except tomlkit.exceptions.ParseError as error:
             raise InputError(f"not valid TOML: {error}") from None
-        self.history.append(self.text())
-        self.document, self.dirty = document, True
+        with self.edit(what):
+            self.document, self.dirty = document, True
 
     def droppable(self, key: str) -> str | None:
         """The key path `drop(key)` would take out of the build, or None when no part of `key` is in it."""
@@ -363,15 +448,25 @@ class BuildSession:
         document = tomlkit.parse(self.text())
         removed = _drop(document, key)
         if removed is not None:
-            self.replace(tomlkit.dumps(document))
+            self.replace(tomlkit.dumps(document), f"remove {removed}")
         return removed
 
-    def undo(self) -> bool:
-        """Take back the last `replace`; False when there is none."""
-        if not self.history:
-            return False
-        self.document, self.dirty = tomlkit.parse(self.history.pop()), True
-        return True
+    def undo(self) -> str | None:
+        """Take back the last edit: what it did, or None when there is none (or an edit is still open)."""
+        return self._step(self.history, self.future)
+
+    def redo(self) -> str | None:
+        """Make again the last edit `undo` took back: what it did, or None when there is none."""
+        return self._step(self.future, self.history)
+
+    def _step(self, source: list[Snapshot], target: list[Snapshot]) -> str | None:
+        if not source or self._open_edits:
+            return None
+        snapshot = source.pop()
+        target.append(Snapshot(self.text(), snapshot.what))
+        self.document = _editable(snapshot.text, self._label())
+        self.dirty = snapshot.text != self.saved
+        return snapshot.what
 
     def _entries(self, kind: str) -> AoT | Array:
         """The gpu, psu or circuit entries: an array of tables, or an inline array (`psu = []` is valid TOML
@@ -497,6 +592,11 @@ def _tables(data: dict[str, Any], kind: str) -> list[tuple[int, dict[str, Any]]]
     entries = data.get(kind, [])
     return [(i, entry) for i, entry in enumerate(entries) if isinstance(entry, dict)] if isinstance(
         entries, list) else []
+
+
+def _limit(value: Any) -> str:
+    """A power limit as the parts list shows it: `300 W` (a bare number is in watts)."""
+    return f"{value:g} W" if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
 
 
 def _label(ref: Any) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -59,3 +61,13 @@ async def settle(pilot: Any) -> None:
         if all(worker.is_finished for worker in pilot.app.workers):
             return
     raise AssertionError("the app's workers never settled")
+
+
+def screen_text(app: Any) -> str:
+    """The screen as a user reads it: the text rows of the app's SVG screenshot."""
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for match in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>',
+                             app.export_screenshot()):
+        x, y, text = float(match.group(1)), float(match.group(2)), html.unescape(match.group(3))
+        rows.setdefault(y, []).append((x, text))
+    return "\n".join("".join(text for _, text in sorted(row)).replace("\xa0", " ") for _, row in sorted(rows.items()))

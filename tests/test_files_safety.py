@@ -18,6 +18,7 @@ from planner.recovery import save_recovery
 from planner.session import BuildSession
 
 from conftest import example, run_cli
+from helpers import settle
 
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 needs_permissions = pytest.mark.skipif(AS_ROOT, reason="root may write into a read-only directory")
@@ -174,7 +175,7 @@ async def test_ctrl_s_onto_a_read_only_build_shows_an_error_and_keeps_the_file(t
     app = make_app(path, catalog)
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("plus", "ctrl+s")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, ShowError) and "is read-only; not replaced" in app.screen.message
         assert app.session.dirty
     assert path.read_text() == EXAMPLE.read_text()
@@ -190,13 +191,13 @@ async def test_save_as_onto_another_existing_file_asks_before_replacing_it(tmp_p
     app = make_app(EXAMPLE, catalog)
     async with app.run_test(size=(100, 34)) as pilot:
         app.action_save_as()
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, AskPath)
         app.screen.dismiss(str(other))
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, Confirm) and "already exists" in app.screen.question
         await pilot.press("n")
-        await pilot.pause()
+        await settle(pilot)
     assert other.read_text() == "# someone's other build\n"
 
 
@@ -210,10 +211,10 @@ async def test_a_tui_export_into_a_read_only_directory_shows_an_error(read_only:
     app = make_app(EXAMPLE, catalog)
     async with app.run_test(size=(100, 34)) as pilot:
         app.action_export()
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, AskPath)
         app.screen.dismiss(str(read_only / "parts.md"))
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, ShowError) and "Permission denied" in app.screen.message
         assert app.is_running
 

@@ -15,7 +15,7 @@ from planner.export.formats import export, safe_cell
 from planner.fmt import printable
 
 from conftest import example, run_cli
-from helpers import BASE, build
+from helpers import BASE, build, settle
 
 TITLE = "\x1b]0;pwned\x07"  # OSC 0: sets the terminal's window title
 CONCEAL = "\x1b[8m"  # SGR 8: hides what follows ("— FAIL")
@@ -162,8 +162,8 @@ async def test_the_tui_shows_names_as_text_in_its_title_parts_list_and_totals(tm
     path = evil_build(tmp_path, f"Evil{TITLE}{CONCEAL}[bold]", circuit=f"[red]{CONCEAL}")
     app = make_app(path, Catalog([builtin_dir()]))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        assert app.title.startswith("Evil\\x1b]0;pwned\\x07\\x1b[8m[bold] — ")
+        await settle(pilot)  # the check lands from its worker
+        assert app.title.endswith(" — Evil\\x1b]0;pwned\\x07\\x1b[8m[bold]")  # the verdict first
         parts = app.query_one(PartsList)
         cells = [str(parts.get_cell_at(Coordinate(row, 3))) for row in range(parts.row_count)]
         assert "on [red]\\x1b[8m" in cells  # the PSU's circuit, markup and escape shown as text

@@ -126,3 +126,86 @@ def test_a_key_path_not_in_the_build_drops_nothing(catalog: Catalog) -> None:
     assert session.drop("gpu[3].count") is None and session.drop("") is None
     assert session.drop("circuit[0].outlet") is None
     assert session.text() == before and not session.history and session.error() is None
+
+
+# -- undo and redo: every edit, one history of build states ---------------------------------------------------
+def test_every_kind_of_edit_is_undone_and_redone(session: BuildSession) -> None:
+    start = session.text()
+    [headroom] = [f for f in session.check().report.findings if f.code == "psu.headroom"]  # type: ignore[union-attr]
+    edits = [
+        lambda: session.set_field("gpu[0].count", 3),
+        lambda: session.apply(list(headroom.fixes[0].changes), "psu.headroom's fix"),
+        lambda: session.set_part("case", "phanteks-enthoo-pro-2"),
+        lambda: session.add("gpu", "gigabyte-rtx-3090-turbo", count=2),
+        lambda: session.add("circuit", "nema-5-20"),
+        lambda: session.remove("gpu[1]"),
+        lambda: session.remove("case"),
+        lambda: session.remove_field("gpu", 0, "count"),
+        lambda: session.replace('name = "completed"\n', "complete the build"),
+    ]
+    states = [start]
+    for edit in edits:
+        edit()
+        assert session.text() != states[-1]
+        states.append(session.text())
+    for state in reversed(states[:-1]):  # back to the start, one edit at a time
+        assert session.undo() is not None and session.text() == state
+    assert session.undo() is None and not session.dirty  # the file as it was read
+    for state in states[1:]:
+        assert session.redo() is not None and session.text() == state
+    assert session.redo() is None
+
+
+def test_undo_says_what_it_took_back(session: BuildSession) -> None:
+    session.remove("gpu[0]")
+    assert session.undo() == "remove gpu[0] (4 × nvidia-rtx-3090-fe)"
+    assert session.redo() == "remove gpu[0] (4 × nvidia-rtx-3090-fe)" and "gpu" not in session.data()
+
+
+def test_changes_made_in_one_edit_are_undone_together(session: BuildSession) -> None:
+    before = session.text()
+    with session.edit("replace the GPUs with 2 × RTX 4090"):
+        session.remove("gpu[0]")
+        session.add("gpu", "nvidia-rtx-4090-fe", count=2)
+        session.set_field("workload", "llm-inference")
+    assert len(session.history) == 1
+    assert session.undo() == "replace the GPUs with 2 × RTX 4090" and session.text() == before
+
+
+def test_an_open_edit_records_its_steps_as_one_and_a_cancelled_one_leaves_the_build_as_it_was(
+        session: BuildSession) -> None:
+    before = session.text()
+    tuning = session.begin("power limit of gpu[0]")
+    for watts in (340, 330, 320):
+        session.set_field("gpu[0].power_limit", f"{watts} W")
+    assert session.undo() is None  # not while the edit is open
+    assert tuning.done() and len(session.history) == 1
+    assert session.undo() == "power limit of gpu[0]" and session.text() == before
+    cancelled = session.begin("power limit of gpu[0]")
+    session.set_field("gpu[0].power_limit", "250 W")
+    cancelled.cancel()
+    assert session.text() == before and not cancelled.done() and len(session.history) == 0
+
+
+def test_a_new_edit_after_an_undo_clears_what_could_be_redone(session: BuildSession) -> None:
+    session.set_field("gpu[0].count", 3)
+    session.undo()
+    session.set_field("gpu[0].count", 2)
+    assert session.redo() is None and session.data()["gpu"][0]["count"] == 2
+
+
+def test_an_edit_that_changes_nothing_is_not_recorded(session: BuildSession) -> None:
+    session.remove_field("gpu", 0, "power_limit")  # the example sets none
+    session.set_field("gpu[0].count", session.data()["gpu"][0]["count"])
+    assert session.history == []
+
+
+def test_undo_back_to_the_saved_build_leaves_it_clean(session: BuildSession) -> None:
+    session.set_field("gpu[0].count", 3)
+    session.save()
+    session.set_field("gpu[0].count", 2)
+    assert session.dirty
+    session.undo()
+    assert not session.dirty  # as saved
+    session.undo()
+    assert session.dirty  # as it was before the save: not what the file holds

@@ -4,7 +4,6 @@ readable at 80×24, and panels that redraw only when their data changed (Pilot a
 
 from __future__ import annotations
 
-import html
 import re
 import shutil
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
 from planner.catalog import Catalog
-from tui.app import PlannerApp, make_app
+from tui.app import make_app
 from tui.screens.dialogs import QuitDialog, ShowError
 from tui.screens.picker import CatalogPicker, clip_id, fit_columns
 from tui.screens.tuner import Tuner
@@ -25,19 +24,9 @@ from tui.widgets.slots import SlotDiagram
 from tui.widgets.totals import TotalsPanel
 
 from conftest import ROOT, example
-from helpers import TEST_CATALOG
+from helpers import TEST_CATALOG, screen_text, settle
 
 BUILD = Path("tests/data/tui-build.toml")  # relative: the path is shown in the header
-
-
-def screen_text(app: PlannerApp) -> str:
-    """The screen as a user reads it: the text rows of the app's SVG screenshot."""
-    rows: dict[float, list[tuple[float, str]]] = {}
-    for match in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>',
-                             app.export_screenshot()):
-        x, y, text = float(match.group(1)), float(match.group(2)), html.unescape(match.group(3))
-        rows.setdefault(y, []).append((x, text))
-    return "\n".join("".join(text for _, text in sorted(row)).replace("\xa0", " ") for _, row in sorted(rows.items()))
 
 
 def one_line(text: str) -> str:
@@ -48,12 +37,12 @@ def one_line(text: str) -> str:
 async def _rank(wizard: Wizard, pilot: Any) -> None:
     """Llama 3 70B in 4-bit for inference, $4,000 for the GPUs, ranked."""
     wizard.query_one("#workload", Select).value = "llm-inference"
-    await pilot.pause()
+    await settle(pilot)
     wizard.query_one("#model", Select).value = "llama-3-70b"
     wizard.query_one("#precision", Select).value = "int4"
     wizard.query_one("#budget", Input).value = "4000"
     await pilot.press("ctrl+r")
-    await pilot.pause()
+    await settle(pilot)
 
 
 # -- the part picker -------------------------------------------------------------------------------------
@@ -80,7 +69,7 @@ async def test_the_picker_shows_ids_names_figures_and_prices_on_screen(catalog: 
     app = make_app(None, catalog)
     async with app.run_test(size=size) as pilot:
         await pilot.press("a", *"rtx 4090")
-        await pilot.pause()
+        await settle(pilot)
         picker = app.screen
         assert isinstance(picker, CatalogPicker)
         table = picker.query_one("#results", DataTable)
@@ -98,7 +87,7 @@ async def test_every_id_in_the_picker_is_whole_or_cut_at_a_hyphen(catalog: Catal
     app = make_app(None, catalog)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("a")
-        await pilot.pause()
+        await settle(pilot)
         table = app.screen.query_one("#results", DataTable)
         for row_key in table.rows:
             shown, full = str(table.get_row(row_key)[0]), str(row_key.value)
@@ -110,7 +99,7 @@ async def test_the_search_box_has_room_to_type_at_60x20(catalog: Catalog) -> Non
     app = make_app(None, catalog)
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.press("a")
-        await pilot.pause()
+        await settle(pilot)
         assert app.screen.query_one("#search", Input).content_region.width >= 10
 
 
@@ -119,7 +108,7 @@ async def test_the_search_box_has_room_to_type_at_60x20(catalog: Catalog) -> Non
 async def test_the_plan_is_listed_first_and_highlighted_when_a_failing_build_opens(catalog: Catalog) -> None:
     app = make_app(example("fail-slots-quad-3090-fe-wrx80.toml"), catalog)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         panel = app.query_one(FindingsPanel)
         assert panel.findings[0].code == "plan"
         assert panel.highlighted_finding is not None and panel.highlighted_finding.code == "plan"
@@ -131,19 +120,23 @@ async def test_x_applies_the_highlighted_findings_fix_and_no_other(tmp_path: Pat
     shutil.copy(example("fail-slots-quad-3090-fe-wrx80.toml"), path)
     app = make_app(path, catalog)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         panel = app.query_one(FindingsPanel)
         thermal = next(i for i, f in enumerate(panel.findings) if f.code == "thermal.gpu-temp" and f.fixes)
         panel.highlighted = panel.option_count - len(panel.findings) + thermal
         fix = panel.findings[thermal].fixes[0]
         await pilot.press("x")
-        await pilot.pause()
+        await settle(pilot)
         gpus = app.session.data()["gpu"]
         assert [change.path for change in fix.changes] == ["gpu[0].power_limit"]
         assert str(gpus[0]["power_limit"]) == fix.changes[0].value
         assert app.session.data()["case"] == "fractal-meshify-2-xl"  # slot.placement's fix was not applied
         [note] = [str(n.message) for n in app._notifications]
-        assert f"\nChanged: gpu[0].power_limit = {fix.changes[0].value}" in note  # a line break, not "\\n"
+        assert note == f"Applied thermal.gpu-temp's fix (ctrl+z undoes it): gpu[0].power_limit = {fix.changes[0].value}"
+        app.notify("two\nlines\x1b[2J")
+        await settle(pilot)
+        # a message keeps its line breaks; its control characters are escaped
+        assert [str(n.message) for n in app._notifications][-1] == "two\nlines\\x1b[2J"
 
 
 @pytest.mark.asyncio
@@ -152,13 +145,13 @@ async def test_x_on_a_finding_without_a_fix_changes_nothing(tmp_path: Path, cata
     shutil.copy(example("fail-slots-quad-3090-fe-wrx80.toml"), path)
     app = make_app(path, catalog)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         panel = app.query_one(FindingsPanel)
         bare = next(i for i, f in enumerate(panel.findings) if not f.fixes)
         panel.highlighted = panel.option_count - len(panel.findings) + bare
         before = app.session.text()
         await pilot.press("x")
-        await pilot.pause()
+        await settle(pilot)
         assert app.session.text() == before and not app.session.dirty
 
 
@@ -168,7 +161,7 @@ async def test_the_wizard_header_gives_the_memory_need_per_card_and_the_speed_ba
     app = make_app(None, catalog)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("w")
-        await pilot.pause()
+        await settle(pilot)
         wizard = app.screen
         assert isinstance(wizard, Wizard)
         await _rank(wizard, pilot)
@@ -188,11 +181,11 @@ async def test_the_wizard_adds_the_board_the_cli_would_write(catalog: Catalog) -
     app = make_app(None, catalog)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("w")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, Wizard)
         await _rank(app.screen, pilot)
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         gpu = app.session.data()["gpu"][0]
         assert (gpu["part"], gpu["count"]) == (expected.board, expected.count)
 
@@ -206,17 +199,17 @@ async def test_the_wizard_asks_whether_to_replace_or_add_to_the_builds_gpus(
     app = make_app(path, catalog)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("w")
-        await pilot.pause()
+        await settle(pilot)
         wizard = app.screen
         assert isinstance(wizard, Wizard)
         await _rank(wizard, pilot)
         first = next(iter(wizard.rows.values()))
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         assert app.screen is wizard and "replace" in str(wizard.query_one("#ask", Static).render())
         assert "Press r to replace" in one_line(screen_text(app))  # readable at 80×24
         await pilot.press(key)
-        await pilot.pause()
+        await settle(pilot)
         gpus = app.session.data()["gpu"]
         assert len(gpus) == entries
         assert (gpus[-1]["part"], gpus[-1]["count"]) == (first.board, first.cards)
@@ -230,13 +223,13 @@ async def test_escape_while_asking_goes_back_to_the_list_with_the_inputs_kept(tm
     app = make_app(path, catalog)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("w")
-        await pilot.pause()
+        await settle(pilot)
         wizard = app.screen
         assert isinstance(wizard, Wizard)
         await _rank(wizard, pilot)
         before = app.session.text()
         await pilot.press("enter", "escape")
-        await pilot.pause()
+        await settle(pilot)
         assert app.screen is wizard and wizard.query_one("#budget", Input).value == "4000"
         assert app.session.text() == before
 
@@ -246,7 +239,7 @@ async def test_a_row_with_no_buildable_board_keeps_the_wizard_open_and_says_why(
     app = make_app(None, catalog)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("w")
-        await pilot.pause()
+        await settle(pilot)
         wizard = app.screen
         assert isinstance(wizard, Wizard)
         await _rank(wizard, pilot)
@@ -256,7 +249,7 @@ async def test_a_row_with_no_buildable_board_keeps_the_wizard_open_and_says_why(
         wizard.rows[key] = option._replace(board=None)
         wizard.query_one("#ranked", DataTable).move_cursor(row=0)
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         assert app.screen is wizard and wizard.query_one("#model", Select).value == "llama-3-70b"
         assert "no board in the catalogs" in str(wizard.query_one("#why", Static).render())
         assert "gpu" not in app.session.data()
@@ -267,7 +260,7 @@ async def test_a_row_with_no_buildable_board_keeps_the_wizard_open_and_says_why(
 async def test_the_footer_shows_save_and_quit_at_80x24() -> None:
     app = make_app(ROOT / BUILD, TEST_CATALOG)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         footer = screen_text(app).splitlines()[-1]
         assert "^s Save" in footer and "q Quit" in footer and "x Fix" in footer
 
@@ -278,7 +271,7 @@ async def test_the_error_modal_shows_its_whole_message_at_80x24(tmp_path: Path, 
     bad.write_bytes(b'name = "\xff\xfe build"\n')
     app = make_app(bad, catalog)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, ShowError)
         assert "is not UTF-8 text (byte 9); expected a TOML build file" in one_line(screen_text(app))
 
@@ -288,7 +281,7 @@ async def test_the_tuners_title_is_not_clipped_at_80x24() -> None:
     app = make_app(ROOT / BUILD, TEST_CATALOG)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("t")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, Tuner)
         assert "of stock throughput" in one_line(screen_text(app))
 
@@ -300,10 +293,10 @@ async def test_the_quit_dialog_saves_then_quits(tmp_path: Path, catalog: Catalog
     app = make_app(path, catalog)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("plus", "q")  # a third card, then quit
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, QuitDialog)
         await pilot.press("s")
-        await pilot.pause()
+        await settle(pilot)
     assert not app.is_running
     assert "count = 3" in path.read_text()
 
@@ -315,7 +308,7 @@ async def test_a_file_with_an_unknown_key_opens_with_its_error_not_as_incomplete
     path.write_text('name = "typo"\ncase = "fractal-meshify-2-xl"\ncolour = "black"\n')
     app = make_app(path, catalog)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         assert "ERROR" in app.title and "INCOMPLETE" not in app.title
         notes = app.query_one(FindingsPanel).notes
         assert any("unknown key 'colour'" in note for note in notes)
@@ -326,7 +319,7 @@ async def test_a_file_with_an_unknown_key_opens_with_its_error_not_as_incomplete
 async def test_a_recheck_that_changes_nothing_redraws_no_panel(monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(ROOT / BUILD, TEST_CATALOG)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         redrawn: list[str] = []
         for widget in (TotalsPanel, SlotDiagram):
             monkeypatch.setattr(widget, "update", lambda self, *a, **k: redrawn.append(type(self).__name__))
@@ -340,13 +333,13 @@ async def test_a_recheck_that_changes_nothing_redraws_no_panel(monkeypatch: pyte
 async def test_a_count_edit_redraws_the_panels_whose_data_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(ROOT / BUILD, TEST_CATALOG)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         redrawn: list[str] = []
         original = TotalsPanel.update
         monkeypatch.setattr(TotalsPanel, "update",
                             lambda self, *a, **k: (redrawn.append("totals"), original(self, *a, **k)))
         await pilot.press("plus")
-        await pilot.pause()
+        await settle(pilot)
         assert redrawn == ["totals"]
         parts = app.query_one(PartsList)
         assert str(parts.get_row("gpu[0]")[1]) == "3"  # the count cell, updated in place
@@ -361,22 +354,33 @@ def _in_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
 
 
+def _after(*keys: str) -> Any:
+    """Press `keys` once the first check has landed, then wait for the checks they start (each in a worker)."""
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press(*keys)
+        await settle(pilot)
+
+    return run_before
+
+
 @pytest.mark.usefixtures("_in_the_repository")
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_picker_after_a_search(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(make_app(BUILD, TEST_CATALOG), press=["a", *"rtx"], terminal_size=size)
+    assert snap_compare(make_app(BUILD, TEST_CATALOG), run_before=_after("a", *"rtx"), terminal_size=size)
 
 
 @pytest.mark.usefixtures("_in_the_repository")
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_highlighted_finding_of_a_failing_build(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(make_app(BUILD, TEST_CATALOG), press=["plus", "plus"], terminal_size=size)
+    assert snap_compare(make_app(BUILD, TEST_CATALOG), run_before=_after("plus", "plus"), terminal_size=size)
 
 
 @pytest.mark.usefixtures("_in_the_repository")
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_quit_dialog(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(make_app(BUILD, TEST_CATALOG), press=["plus", "q"], terminal_size=size)
+    assert snap_compare(make_app(BUILD, TEST_CATALOG), run_before=_after("plus", "q"), terminal_size=size)
 
 
 @pytest.mark.asyncio
@@ -384,6 +388,6 @@ async def test_an_incomplete_build_says_that_s_completes_it(catalog: Catalog) ->
     """Issue 27: `s` (complete this build) was in no footer and the INCOMPLETE note did not mention it."""
     app = make_app(None, catalog)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         notes = app.query_one(FindingsPanel).notes
         assert any("press s to complete it" in note for note in notes)

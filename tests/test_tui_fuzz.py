@@ -12,7 +12,7 @@ from tui.app import make_app
 from tui.screens.dialogs import InvalidBuild
 
 from helpers import TEST_CATALOG
-from tui_fuzzing import HOSTILE_FILES, Counts, fuzz, storm
+from tui_fuzzing import BOUND_KEYS, HOSTILE_FILES, OTHER_KEYS, Counts, fuzz, storm
 
 SEED = 26  # the issue's number; a failure names its session, replayed alone by tools/tui_fuzz.py
 
@@ -39,7 +39,7 @@ async def test_every_hostile_build_file_under_a_storm_of_the_apps_keys(tmp_path:
                 await storm(app, pilot, ["escape"])  # look at it as it is: every key then waits for the fix
             # the keys that read the build's entries (the picker's a and c: the random sessions)
             await storm(app, pilot, ["t", "escape", "w", "escape", "plus", "minus", "d", "o", "s", "escape", "ctrl+z",
-                                     "x", "escape"])
+                                     "x", "escape", "ctrl+y", "tab", "plus", "d", "shift+tab", "ctrl+z", "ctrl+y"])
             assert app.is_running, kind
             for _ in range(5):  # whatever the storm left open closed, for the next file
                 if app.screen is app.screen_stack[0]:
@@ -48,6 +48,11 @@ async def test_every_hostile_build_file_under_a_storm_of_the_apps_keys(tmp_path:
         for _ in range(3):  # the storm's last keys handled before the app closes
             await pilot.pause()
         assert app.is_running
+
+
+def test_the_key_pool_holds_undo_redo_and_the_keys_of_each_panel() -> None:
+    assert {"ctrl+z", "ctrl+y"} <= set(BOUND_KEYS) & set(OTHER_KEYS)
+    assert {"plus", "minus", "d", "delete", "a", "c", "t", "x", "s", "tab", "shift+tab"} <= set(BOUND_KEYS)
 
 
 def test_the_counts_say_what_was_done() -> None:
@@ -86,4 +91,15 @@ async def test_a_file_name_dialog_closed_as_it_opens_is_no_crash(tmp_path: Path,
     (NoMatches); it now names the input to focus (AUTO_FOCUS), which Textual skips when it is gone."""
     monkeypatch.chdir(tmp_path)
     counts = await fuzz(2615, 1, TEST_CATALOG, tmp_path, first=542, steps=12, timeout=60)
+    assert counts.failures == [], "\n".join(counts.tracebacks)
+
+
+@pytest.mark.asyncio
+async def test_page_down_on_a_dropdown_opened_by_typing_is_no_crash(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 150-session run of seed 2700 (30 steps), session 61: a letter opened the wizard's workload list and page
+    down, before the list had the focus, was skipped by the dropdown and reached the list's own binding (KeyError);
+    the modal's guard now hands it to the parents and never back."""
+    monkeypatch.chdir(tmp_path)
+    counts = await fuzz(2700, 1, TEST_CATALOG, tmp_path, first=61, steps=30, timeout=60)
     assert counts.failures == [], "\n".join(counts.tracebacks)

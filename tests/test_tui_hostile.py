@@ -21,7 +21,7 @@ from tui.screens.wizard import Wizard
 from tui.widgets.findings import FindingsPanel
 
 from conftest import ROOT, run_cli
-from helpers import TEST_CATALOG
+from helpers import TEST_CATALOG, settle
 from tui_fuzzing import storm
 
 GPU = 'name = "hostile"\n[[gpu]]\npart = "nvidia-rtx-3090-fe"\n'
@@ -54,13 +54,13 @@ async def test_a_key_on_a_build_with_a_wrong_shape_is_refused_with_a_notice(tmp_
     path = _write(tmp_path, text)
     app = make_app(path, TEST_CATALOG)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, InvalidBuild)  # the file's error, with the offer to fix or close it
         await pilot.press("escape")  # look at it as it is
-        await pilot.pause()
+        await settle(pilot)
         assert not isinstance(app.screen, InvalidBuild) and "ERROR" in app.title
         await pilot.press(key)
-        await pilot.pause()
+        await settle(pilot)
         assert app.is_running
         if key != "x":  # x offers the fix again
             assert any("has an error" in note for note in notices(app)), notices(app)
@@ -74,18 +74,18 @@ async def test_the_fix_removes_the_value_the_error_names_and_undo_puts_it_back(t
     text, key = WRONG_SHAPES[shape]
     app = make_app(_write(tmp_path, text), TEST_CATALOG)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, InvalidBuild) and dialog.key == key
         await pilot.press("r")
-        await pilot.pause()
+        await settle(pilot)
         assert not isinstance(app.screen, InvalidBuild) and "ERROR" not in app.title
         assert any(f"Removed {key}" in note for note in notices(app))
         await pilot.press("w")  # the key that failed on the file as it was
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, Wizard)
         await pilot.press("escape", "ctrl+z")  # the file's value back
-        await pilot.pause()
+        await settle(pilot)
         assert app.session.text() == text and "ERROR" in app.title
 
 
@@ -95,12 +95,12 @@ async def test_closing_a_build_with_an_error_leaves_a_new_build_and_the_file_as_
     path = _write(tmp_path, text)
     app = make_app(path, TEST_CATALOG)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("c")
-        await pilot.pause()
+        await settle(pilot)
         assert app.session.path is None and "New build" in app.title and "ERROR" not in app.title
         await pilot.press("t")
-        await pilot.pause()
+        await settle(pilot)
         assert any("Add a GPU first" in note for note in notices(app))
     assert path.read_text() == text
 
@@ -113,10 +113,10 @@ async def test_opening_a_file_with_an_error_offers_to_fix_it_and_closing_keeps_t
     async with app.run_test(size=(100, 30)) as pilot:
         before = app.session
         app.open_file(path)
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, InvalidBuild) and app.session.path == path
         await pilot.press("c")
-        await pilot.pause()
+        await settle(pilot)
         assert app.session is before
 
 
@@ -126,10 +126,10 @@ async def test_opening_a_file_with_an_error_offers_to_fix_it_and_closing_keeps_t
 async def test_keys_on_an_empty_or_partial_build_never_fail(tmp_path: Path, text: str) -> None:
     app = make_app(_write(tmp_path, text), TEST_CATALOG)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         for key in ["t", "plus", "minus", "o", "x", "s", "escape", "ctrl+z", "d", "t", "w", "escape"]:
             await pilot.press(key)
-            await pilot.pause()
+            await settle(pilot)
         assert app.is_running
 
 
@@ -137,13 +137,13 @@ async def test_keys_on_an_empty_or_partial_build_never_fail(tmp_path: Path, text
 async def _rank_with(app: PlannerApp, pilot: object, **values: str) -> str:
     if not isinstance(app.screen, Wizard):
         await pilot.press("w")  # type: ignore[attr-defined]
-        await pilot.pause()  # type: ignore[attr-defined]
+        await settle(pilot)
     wizard = app.screen
     assert isinstance(wizard, Wizard)
     for name, value in values.items():
         wizard.query_one(f"#{name}", Input).value = value
     await pilot.press("ctrl+r")  # type: ignore[attr-defined]
-    await pilot.pause()  # type: ignore[attr-defined]
+    await settle(pilot)
     return str(wizard.query_one("#need", Static).render())
 
 
@@ -209,7 +209,7 @@ async def test_the_palettes_search_stops_quietly_when_its_list_is_gone() -> None
         await pilot.pause(0.3)
         assert app.is_running
         await pilot.press("escape")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, BuildScreen)
 
 
@@ -236,7 +236,7 @@ async def test_a_dialog_answered_twice_before_it_closes_takes_the_first_answer()
         assert isinstance(dialog, QuitDialog)
         for answer in ("stay", "quit"):
             dialog.post_message(Button.Pressed(dialog.query_one(f"#{answer}", Button)))
-        await pilot.pause()
+        await settle(pilot)
         assert app.is_running and isinstance(app.screen, BuildScreen)  # stayed: the first answer
 
 
@@ -253,7 +253,7 @@ async def test_page_keys_on_a_list_with_no_room_on_screen(where: str, size: tupl
         else:
             await pilot.press("ctrl+p", "a")
         await pilot.press("pagedown", "pageup", "pagedown")
-        await pilot.pause()
+        await settle(pilot)
         assert app.is_running
 
 
@@ -265,9 +265,9 @@ async def test_ctrl_p_with_a_palette_under_a_dialog_opens_no_second_palette() ->
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")
         app.push_screen(ShowError("a dialog over the palette"))
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await settle(pilot)
         assert app.is_running and sum(isinstance(s, CommandPalette) for s in app.screen_stack) == 1
 
 
@@ -285,10 +285,10 @@ async def test_a_file_name_with_a_nul_is_refused_in_one_sentence(tmp_path: Path,
             app.action_export()
         else:
             app.action_save_as()
-        await pilot.pause()
+        await settle(pilot)
         app.screen.query_one(Input).value = "parts\x00.md"
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, ShowError) and "cannot hold a NUL character" in app.screen.message
     assert list(tmp_path.iterdir()) == []
 
@@ -305,7 +305,7 @@ async def test_a_row_event_from_a_table_since_cleared_is_ignored() -> None:
         table = picker.query_one(DataTable)
         picker.post_message(DataTable.RowHighlighted(table, 0, None))  # type: ignore[arg-type]
         picker.post_message(DataTable.RowSelected(table, 0, None))  # type: ignore[arg-type]
-        await pilot.pause()
+        await settle(pilot)
         assert app.is_running and app.screen is picker
 
 
@@ -318,7 +318,7 @@ async def test_ctrl_p_right_after_the_palette_closed_opens_a_new_one() -> None:
         await pilot.press("ctrl+p")
         app.screen.dismiss()
         app.action_command_palette()
-        await pilot.pause()
+        await settle(pilot)
         assert app.is_running and isinstance(app.screen, CommandPalette)
 
 
@@ -333,7 +333,7 @@ async def test_the_palette_dismissed_twice_leaves_the_build_screen() -> None:
         assert isinstance(palette, CommandPalette)
         palette.dismiss()
         palette.dismiss()
-        await pilot.pause()
+        await settle(pilot)
         assert app.is_running and isinstance(app.screen, BuildScreen)
 
 
@@ -345,7 +345,7 @@ async def test_digits_then_a_letter_in_a_number_field_answer_at_once(field: str)
     app = make_app(BUILD, TEST_CATALOG)
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("w")
-        await pilot.pause()
+        await settle(pilot)
         app.screen.query_one(f"#{field}", Input).focus()
         started = time.perf_counter()
         await asyncio.wait_for(pilot.press(*"9" * 24, "x", "y"), 20)
@@ -360,5 +360,5 @@ async def test_a_screenshot_asked_for_as_the_app_closes_is_dropped_not_a_crash(c
     reached Textual's screenshot with no screen left (ScreenStackError)."""
     app = make_app(None, catalog)
     async with app.run_test(size=(40, 12)) as pilot:
-        await pilot.pause()
+        await settle(pilot)
     assert app.deliver_screenshot() is None  # the app has closed: nothing to draw, nothing raised

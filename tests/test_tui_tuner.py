@@ -22,14 +22,15 @@ STOCK = 350.0
 
 
 class Gate:
-    """Holds every check run off the main thread until opened; counts them."""
+    """Once armed (the tuner open), holds every check run off the main thread until opened; counts them."""
 
     def __init__(self) -> None:
+        self.armed = threading.Event()
         self.open = threading.Event()
         self.runs: list[str] = []  # the power limit each worker check saw
 
     def hold(self, pending: PendingCheck) -> None:
-        if threading.current_thread() is not threading.main_thread():
+        if self.armed.is_set() and threading.current_thread() is not threading.main_thread():
             self.runs.append(str(pending.data["gpu"][0].get("power_limit", "stock")))
             assert self.open.wait(timeout=20), "the test never opened the gate"
 
@@ -65,10 +66,14 @@ def _dc_load_now(app: PlannerApp) -> str:
     return f"DC load {watts(report.summary.dc_load_w)}"
 
 
-async def _open_tuner(app: PlannerApp, pilot: object) -> Tuner:
+async def _open_tuner(app: PlannerApp, pilot: object, gate: Gate | None = None) -> Tuner:
+    """The tuner, opened once the app's own check of the build has landed; then `gate` holds the checks."""
+    await settle(pilot)
     await pilot.press("t")  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
     assert isinstance(app.screen, Tuner)
+    if gate is not None:
+        gate.armed.set()
     return app.screen
 
 
@@ -76,7 +81,7 @@ async def _open_tuner(app: PlannerApp, pilot: object) -> Tuner:
 async def test_a_key_shows_the_new_limit_before_the_check_of_its_effect_ends(gate: Gate) -> None:
     app = make_app(BUILD, TEST_CATALOG)
     async with app.run_test(size=(120, 40)) as pilot:
-        tuner = await _open_tuner(app, pilot)
+        tuner = await _open_tuner(app, pilot, gate)
         effect_before = _text(tuner, "effect")
         await pilot.press("left")
         await pilot.pause()
@@ -92,7 +97,7 @@ async def test_a_key_shows_the_new_limit_before_the_check_of_its_effect_ends(gat
 async def test_keys_pressed_during_a_check_start_one_check_of_the_last_limit(gate: Gate) -> None:
     app = make_app(BUILD, TEST_CATALOG)
     async with app.run_test(size=(120, 40)) as pilot:
-        tuner = await _open_tuner(app, pilot)
+        tuner = await _open_tuner(app, pilot, gate)
         await pilot.press("left", "left", "left", "left")
         await pilot.pause()
         assert tuner.tuning is not None and tuner.tuning.limit == STOCK - 20
@@ -106,7 +111,7 @@ async def test_keys_pressed_during_a_check_start_one_check_of_the_last_limit(gat
 async def test_a_stale_check_is_never_shown(gate: Gate, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(BUILD, TEST_CATALOG)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _open_tuner(app, pilot)
+        await _open_tuner(app, pilot, gate)
         shown: list[float] = []
         show = Tuner.show
         monkeypatch.setattr(Tuner, "show", lambda self, result: (
@@ -134,7 +139,7 @@ async def test_quick_arrows_end_with_the_findings_and_totals_of_the_last_limit()
 async def test_stock_removes_the_limit_and_shows_the_stock_power_at_once(gate: Gate) -> None:
     app = make_app(BUILD, TEST_CATALOG)
     async with app.run_test(size=(120, 40)) as pilot:
-        tuner = await _open_tuner(app, pilot)
+        tuner = await _open_tuner(app, pilot, gate)
         await pilot.press("down", "r")
         await pilot.pause()
         assert f"{watts(STOCK)} (stock {watts(STOCK)})" in _text(tuner, "title")
@@ -148,7 +153,7 @@ async def test_stock_removes_the_limit_and_shows_the_stock_power_at_once(gate: G
 async def test_escape_during_a_check_restores_the_limit_and_the_app_shows_it(gate: Gate) -> None:
     app = make_app(BUILD, TEST_CATALOG)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _open_tuner(app, pilot)
+        await _open_tuner(app, pilot, gate)
         await pilot.press("down", "escape")
         await pilot.pause()
         gate.open.set()

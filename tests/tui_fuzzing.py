@@ -1,7 +1,8 @@
 """The TUI fuzz harness (issue 26): seeded sessions of `planner tui` under Textual's Pilot, each on a build file
 (a real example, or a hostile one: values of the wrong shape, missing tables, unknown parts, an empty file, a
-mutated example), driven by a storm of actions — every bound key, letters, digits, tab, enter, escape, ctrl+p and
-ctrl+z, hostile pastes into every input, opening another hostile file, and resizes down to 10×4.
+mutated example), driven by a storm of actions — every bound key (the screens' and the panels'), letters, digits,
+tab, enter, escape, ctrl+p, ctrl+z and ctrl+y, hostile pastes into every input, opening another hostile file, and
+resizes down to 10×4.
 
 A session passes when the app never raises (a traceback, a failed worker) and never stops answering (each
 session is bounded in time). tests/test_tui_fuzz.py runs a few sessions in CI; tools/tui_fuzz.py runs many with
@@ -35,18 +36,21 @@ from tui.screens.dialogs import AskPath, Confirm, InvalidBuild, QuitDialog, Show
 from tui.screens.picker import CatalogPicker
 from tui.screens.tuner import Tuner
 from tui.screens.wizard import Wizard
+from tui.widgets.findings import FindingsPanel
+from tui.widgets.parts import PartsList
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = [*sorted((ROOT / "examples" / "builds").glob("*.toml")), ROOT / "tests" / "data" / "tui-build.toml"]
 
 SCREENS = (PlannerApp, Tuner, Wizard, CatalogPicker, CompleteBuild, AskPath, Confirm, QuitDialog, ShowError,
            InvalidBuild)
+PANELS = (PartsList, FindingsPanel)  # the keys that act on the focused panel only
 
 
 def _bound_keys() -> list[str]:
-    """Every key a screen of the app binds (the bindings as they are, not a copy of them)."""
+    """Every key a screen or a panel of the app binds (the bindings as they are, not a copy of them)."""
     keys = set()
-    for screen in SCREENS:
+    for screen in (*SCREENS, *PANELS):
         for binding in screen.BINDINGS:
             assert isinstance(binding, Binding)
             keys.update(key.strip() for key in binding.key.split(","))
@@ -56,8 +60,8 @@ def _bound_keys() -> list[str]:
 BOUND_KEYS = _bound_keys()
 #: Keys a user presses anywhere: moving, typing, and the app's and Textual's own.
 OTHER_KEYS = [*"abcdefghijklmnopqrstuvwxyz0123456789", "tab", "shift+tab", "enter", "escape", "ctrl+p", "ctrl+z",
-              "ctrl+r", "space", "backspace", "up", "down", "left", "right", "home", "end", "pageup", "pagedown",
-              "full_stop", "minus", "plus", "greater_than_sign", "less_than_sign", "equals_sign"]
+              "ctrl+y", "ctrl+r", "space", "backspace", "up", "down", "left", "right", "home", "end", "pageup",
+              "pagedown", "full_stop", "minus", "plus", "greater_than_sign", "less_than_sign", "equals_sign"]
 #: Keys that end the session (drawn rarely, so a session usually lasts its course).
 ENDING = {"q", "ctrl+q", "ctrl+c"}
 #: What is pasted into inputs: control characters, escape sequences, bidi overrides, numbers no field takes,

@@ -5,79 +5,115 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from textual.app import App, ComposeResult, SystemCommand
+from textual import work
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.notifications import SeverityLevel
-from textual.reactive import Reactive
+from textual.reactive import Reactive, var
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header
+from textual.widgets._toast import ToastRack
 
-from planner.api import Catalog, InputError, PlannerError, plan_finding, printable
-from planner.session import SINGLE_PARTS, BuildSession, CheckResult, part_kind
+from planner.api import Catalog, PlannerError, printable
+from planner.session import SINGLE_PARTS, BuildSession, CheckResult, PendingCheck, part_kind
+from tui import state
+from tui.files import FileCommands
 from tui.screens.complete import CompleteBuild
-from tui.screens.dialogs import AskPath, Confirm, InvalidBuild, QuitDialog, ShowError
+from tui.screens.dialogs import InvalidBuild, ShowError
 from tui.screens.modal import Palette
 from tui.screens.picker import CatalogPicker, Picked
 from tui.screens.tuner import Tuner
 from tui.screens.wizard import Choice, Wizard
+from tui.state import Checked, Parts
 from tui.widgets.findings import FindingsPanel
 from tui.widgets.keys import KeysFooter
 from tui.widgets.parts import PartsList
 from tui.widgets.slots import SlotDiagram
+from tui.widgets.status import Notice, StatusLine
 from tui.widgets.totals import TotalsPanel
 
 ADDABLE = {"gpu", "psu", "circuit"}
+#: What a narrow footer leaves out first (each stays in the command palette, ctrl+p): the keys a builder needs
+#: least often, so that the focused panel's keys, Fix, Complete, Undo, Save and Quit always show.
+FOOTER_DROPS_FIRST = ("optimise", "redo", "change", "wizard", "tune", "undo")
 
 
 class BuildScreen(Screen[None]):
     """The build screen. A focus change repaints only the two widgets whose focus changed (each refreshes
-    itself when its `:focus` style changes), not the whole screen as Textual's Screen does by default."""
+    itself when its `:focus` style changes), not the whole screen as Textual's Screen does by default. Its
+    messages go to the status line, not to toasts over the panels."""
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
+    def _extend_compose(self, widgets: list[Widget]) -> None:
+        """Textual's own widgets, less the toasts' rack: this screen's messages are in its status line."""
+        super()._extend_compose(widgets)
+        widgets[:] = [widget for widget in widgets if not isinstance(widget, ToastRack)]
 
-class PlannerApp(App[None]):
-    """Build session: parts on the left, findings and totals on the right."""
+
+class PlannerApp(FileCommands):
+    """Build session: parts on the left, findings and totals on the right. An edit shows at once; the build is
+    re-checked in a worker thread and the findings, totals and slot diagram follow when the check lands."""
 
     TITLE = "gpu-rig-planner"
     CSS = """
     #main { height: 1fr; }
     #left { width: 50%; min-width: 34; border-right: solid $primary; }
     #right { width: 1fr; }
+    /* the focused panel: a heavy accent rule and its title in reverse; the other panels keep a thin one */
+    PartsList, FindingsPanel { border: none; border-top: solid $primary; border-title-color: $foreground 60%; }
+    PartsList:focus, FindingsPanel:focus { border: none; border-top: heavy $accent; border-title-color: $background;
+                                           border-title-background: $accent; border-title-style: bold; }
+    FindingsPanel { padding: 0; }
+    KeysFooter FooterLabel { margin-right: 1; }
+    SlotDiagram, TotalsPanel { border-title-color: $foreground 60%; }
     """
     BINDINGS = [
-        Binding("a", "add", "Add"),
-        Binding("c", "change", "Change"),
-        Binding("d,delete", "remove", "Remove"),
-        Binding("plus,equals_sign", "count(1)", "+1", show=False),
-        Binding("minus", "count(-1)", "−1", show=False),
         Binding("x", "apply_fix", "Fix"),
-        Binding("t", "tune", "Tune"),
-        Binding("o", "optimise", "Optimise"),
+        Binding("s", "complete", "Complete"),  # shown while the build is incomplete or failing (check_action)
+        Binding("s", "complete(True)", "Complete", show=False),  # and working always
         Binding("w", "wizard", "Recommend"),
-        Binding("s", "complete", "Complete", show=False),  # the footer is full at 80 columns: ctrl+p lists it
-        Binding("ctrl+z", "undo", "Undo", show=False),
+        Binding("o", "optimise", "Optimise"),
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+y", "redo", "Redo"),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+o", "open", "Open", show=False),
         Binding("tab", "focus_next", "Next panel", show=False),
+        Binding("shift+tab", "focus_previous", "Previous panel", show=False),
         Binding("q", "quit_app", "Quit"),
     ]
 
     # the Header shows them and redraws itself when they change; the whole screen need not
     title: Reactive[str] = Reactive("", compute=False, repaint=False)
     sub_title: Reactive[str] = Reactive("", compute=False, repaint=False)
+    #: The state the panels watch: the parts as edited (at once), the last check that landed (later), whether a
+    #: check of a newer edit is still running, and the latest message (the status line).
+    parts: var[Parts] = var(Parts((), ()))
+    checked: var[Checked | None] = var(None, always_update=True)
+    checking: var[bool] = var(False)
+    notice: var[Notice | None] = var(None, always_update=True)
+
+    class Rechecked(Message):
+        """A check ended in its worker: what it found, for the edit it began after and the session it read."""
+
+        def __init__(self, checked: Checked, session: BuildSession) -> None:
+            super().__init__()
+            self.checked, self.session = checked, session
 
     def __init__(self, session: BuildSession) -> None:
         super().__init__()
         self.session = session
-        self.result: CheckResult | None = None
+        self.edits = 0  # edits so far (and sessions opened): a check begun before the last one is stale
+        self._check_running: int | None = None  # the edit whose check runs in the worker now
+        # a key that waits for the check of the last edit, and the build it was pressed on
+        self._when_checked: tuple[BuildSession, Callable[[], None]] | None = None
 
     def get_default_screen(self) -> Screen[None]:
         return BuildScreen(id="_default")
@@ -92,19 +128,70 @@ class PlannerApp(App[None]):
             with Vertical(id="right"):
                 yield FindingsPanel(id="findings")
                 yield TotalsPanel(id="totals")
-        # compact, and the palette (ctrl+p) left off: every binding, Save and Quit included, fits 80 columns
-        yield KeysFooter(compact=True, show_command_palette=False)
+        yield StatusLine(id="status")
+        # compact, and the palette (ctrl+p) left off: the keys that do not fit a narrow footer are listed there
+        yield KeysFooter(compact=True, show_command_palette=False, drop_first=FOOTER_DROPS_FIRST)
 
     def on_mount(self) -> None:
         self.recheck()
         self.query_one(PartsList).focus()
 
+    # -- checking, in a worker --------------------------------------------------------------------------
+    @property
+    def result(self) -> CheckResult | None:
+        """The last check that landed (of the build as it is now when `current`)."""
+        return self.checked.result if self.checked is not None else None
+
+    @property
+    def current(self) -> bool:
+        """The last check that landed is of the build as it is now: no edit since it began."""
+        return self.checked is not None and self.checked.edit == self.edits
+
     def recheck(self) -> None:
-        """Check the build as it is now and show the result everywhere (runs after every edit)."""
-        self.result = result = self.session.check()
+        """After an edit: show the parts as they are now at once and check the build in a worker (the findings,
+        totals and diagram of the last check stay, marked "checking…", until it lands)."""
+        self.edits += 1
+        self.parts = Parts(tuple(self.session.rows()), tuple(self.session.missing()))
+        self.checking = True
+        self._show_title()
+        if self._check_running is None:
+            self._start_check()
+
+    def _start_check(self) -> None:
+        self._check_running = self.edits
+        self._check(self.session.pending_check(), self.edits, self.session)
+
+    @work(thread=True, exclusive=True, group="recheck", exit_on_error=False)
+    def _check(self, pending: PendingCheck, edit: int, session: BuildSession) -> None:
+        """In a thread: a few milliseconds on the examples, longer on a large build (its placement search);
+        the keys never wait for it. One runs at a time: edits made meanwhile are checked when it ends."""
+        try:
+            checked = state.check(pending, edit)
+        except Exception as error:  # a bug: shown as the build's problem, and the next edit is checked again
+            problem = f"internal error ({type(error).__name__}: {error}); this is a bug in the planner"
+            checked = Checked(CheckResult(None, None, pending.missing, problem), (), None, edit)
+        self.post_message(self.Rechecked(checked, session))
+
+    def on_planner_app_rechecked(self, message: Rechecked) -> None:
+        self._check_running = None
+        if message.session is not self.session:  # a build closed since: its check shows nothing
+            self._start_check()
+            return
+        checked = message.checked
+        if checked.edit != self.edits:
+            self._start_check()  # an edit came meanwhile: check the build as it is now
+        self.checked = checked._replace(notes=tuple(self._notes(checked.result)))
+        self.checking = checked.edit != self.edits
+        self._show_title()
+        self.refresh_bindings()  # `s` shows while the build is incomplete or failing
+        if self.current and self._when_checked is not None:
+            (session, action), self._when_checked = self._when_checked, None
+            if session is self.session and self.screen is self.screen_stack[0]:  # not behind a dialog, nor another file
+                action()
+
+    def _notes(self, result: CheckResult) -> list[str]:
+        """What stops the check, above the findings: the file's error, the parts still missing."""
         problem = result.problem or (self.session.file_problem() if result.missing else None)
-        # each panel redraws only when its own data changed (an edit shows within a frame)
-        self.query_one(PartsList).show(self.session.rows(), result.missing)
         notes = []
         if problem:
             notes.append(f"✖ {problem}")
@@ -113,24 +200,39 @@ class PlannerApp(App[None]):
         if result.missing:
             notes.append(f"Add {', '.join(result.missing)} to check the build, or press s to complete it: the "
                          "planner picks the cheapest parts that pass.")
-        findings = result.report.findings if result.report else []
-        if result.report and (plan := plan_finding(result.report)):
-            findings = [plan, *findings]  # the one change that clears everything comes first
-        self.query_one(FindingsPanel).show(findings, notes)
-        self.query_one(TotalsPanel).show(result.report)
-        self.query_one(SlotDiagram).show(result.build)
+        return notes
+
+    def _after_check(self, action: Callable[[], None]) -> bool:
+        """True when the last check is of the build as it is now; else `action` runs when it is (the latest
+        such key wins) and False. For the keys that act on the check's findings or build."""
+        if self.current:
+            return True
+        self._when_checked = (self.session, action)
+        return False
+
+    def _show_title(self) -> None:
         name = self.session.data().get("name", "New build")
-        verdict = (result.report.verdict.upper() if result.report else "ERROR" if problem else "INCOMPLETE")
-        self.title = printable(f"{name} — {verdict}")
+        verdict = self.checked.verdict if self.checked is not None else ""
+        checking = "checking…" if self.checking else ""
+        # the verdict first: a narrow header cuts the end
+        self.title = printable(f"{' · '.join(filter(None, (verdict, checking)))} — {name}")
         where = str(self.session.path) if self.session.path else "unsaved"
         self.sub_title = printable(where) + (" *" if self.session.dirty else "")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "complete" and not parameters:  # the footer's `s`: while incomplete or failing
+            return bool(self.parts.missing) or (self.checked is not None and self.checked.verdict in ("FAIL",))
+        return True
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """Every notification (the screens' too) as text: they quote part names, fixes and file names. Its own
-        line breaks stay line breaks; every other control character is escaped."""
-        super().notify(printable(message, newlines=True), title=printable(title), severity=severity,
-                       timeout=timeout, markup=False)
+        line breaks stay line breaks; every other control character is escaped. The build screen shows it in
+        its status line; a dialog, as a toast."""
+        message, title = printable(message, newlines=True), printable(title)
+        timeout = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        self.notice = Notice(message, title, severity, timeout)
 
     # -- commands ---------------------------------------------------------------------------------------
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
@@ -157,8 +259,9 @@ class PlannerApp(App[None]):
         yield SystemCommand("Complete this build (s)", "The solver fills in board, case, CPU, PSUs and circuits with"
                             " the cheapest parts that pass every check; shows why; one undoable edit",
                             self.action_complete)
-        yield SystemCommand("Undo (ctrl+z)", "Take back the last completion, or the fix of a file's error",
-                            self.action_undo)
+        yield SystemCommand("Undo (ctrl+z)", "Take back the last edit: a count, a part added, changed or removed, "
+                            "a fix, a completion, a wizard's pick, a power limit tuned", self.action_undo)
+        yield SystemCommand("Redo (ctrl+y)", "Make again the last edit undone", self.action_redo)
         yield SystemCommand("Save", "Save the build (atomically, keeping comments)", self.action_save)
         yield SystemCommand("Save as", "Save the build to another file", self.action_save_as)
         yield SystemCommand("Open", "Open another build file", self.action_open)
@@ -257,9 +360,16 @@ class PlannerApp(App[None]):
         if self._refused("removing a part"):
             return
         path = self._selected()
-        if path and not path.startswith("missing:"):
-            self.session.remove(path)
-            self.recheck()
+        if not path or path.startswith("missing:"):
+            return
+        row = next((row for row in self.parts.rows if row.path == path), None)
+        self.session.remove(path)
+        self.recheck()
+        # instantly undoable rather than asked about: the status line says so, for a row of several cards above all
+        if row is not None and row.quantity > 1:
+            self.notify(f"Removed all {row.quantity} × {row.part} ({path}); ctrl+z puts them back", severity="warning")
+        else:
+            self.notify(f"Removed {row.part if row else path} ({path}); ctrl+z puts it back")
 
     def action_count(self, delta: int) -> None:
         if self._refused("changing the count"):
@@ -277,6 +387,8 @@ class PlannerApp(App[None]):
         if self.session.error() is not None:  # the file's own error first: offer its fix
             self.offer_fix()
             return
+        if not self._after_check(self.action_apply_fix):
+            return  # the fixes shown are of the build before the last edit: x applies the new check's
         panel = self.query_one(FindingsPanel)
         chosen = panel.selected_fix
         if chosen is None:
@@ -285,11 +397,11 @@ class PlannerApp(App[None]):
                         if finding is not None else "No finding with a fix to apply.", severity="information")
             return
         finding, fix = chosen
-        self.session.apply(list(fix.changes))
+        self.session.apply(list(fix.changes), f"{finding.code}'s fix: {fix.description}")
         self.recheck()
-        # what was written, not only what the fix's sentence says
+        # what was written (the fix's sentence was the highlighted finding's), on one line
         changed = "; ".join(f"{c.path} = {_shown(c.value)}" for c in fix.changes)
-        self.notify(f"Applied: {fix.description}\nChanged: {changed}", title=finding.code)
+        self.notify(f"Applied {finding.code}'s fix (ctrl+z undoes it): {changed}")
 
     def action_tune(self) -> None:
         if self._refused("the tuner"):
@@ -299,18 +411,22 @@ class PlannerApp(App[None]):
         if not gpus:
             self.notify("Add a GPU first.", severity="warning")
             return
+        if not self._after_check(self.action_tune):
+            return  # the tuner starts from the check of the build as it is now
         index = int(path[4:-1]) if path.startswith("gpu[") else 0
         self.push_screen(Tuner(self.session, index, self.result), lambda _kept: self.recheck())
 
     def action_optimise(self) -> None:
         if self._refused("the optimiser"):
             return
+        if not self._after_check(self.action_optimise):
+            return
         plan = self.session.optimise(self.result.build) if self.result and self.result.build else None
         if plan is None:
             self.notify("Complete the build first.", severity="warning")
             return
         self.recheck()
-        self.notify(plan.description, title="optimiser")
+        self.notify(f"Optimised (ctrl+z undoes it): {plan.description}")
 
     def action_wizard(self) -> None:
         if self._refused("the recommendation wizard"):
@@ -322,17 +438,20 @@ class PlannerApp(App[None]):
         def chosen(choice: Choice | None) -> None:
             if choice is None:
                 return
-            if choice.replace:
-                for index in reversed(range(len(self.session.data().get("gpu", [])))):
-                    self.session.remove(f"gpu[{index}]")
-            self.session.add("gpu", choice.board, count=choice.cards)
-            self.session.set_field("workload", choice.workload)
+            done = f"{'replaced the GPUs with' if choice.replace else 'added'} {choice.cards} × {choice.board}"
+            with self.session.edit(f"the wizard's pick: {done}"):  # one edit, however many changes
+                if choice.replace:
+                    for index in reversed(range(len(self.session.data().get("gpu", [])))):
+                        self.session.remove(f"gpu[{index}]")
+                self.session.add("gpu", choice.board, count=choice.cards)
+                self.session.set_field("workload", choice.workload)
             self.recheck()
-            self.notify(f"{'Replaced the GPUs with' if choice.replace else 'Added'} {choice.cards} × {choice.board}")
+            self.notify(f"{done[0].upper()}{done[1:]} (ctrl+z undoes it)")
 
         self.push_screen(Wizard(self.session.catalog, workload, printable(in_build)), chosen)
 
-    def action_complete(self) -> None:
+    def action_complete(self, anyway: bool = False) -> None:
+        """`s`: the solver completes the build (`anyway`: the key when the footer does not show it)."""
         if self._refused("completing the build"):
             return
         if not self.session.data().get("gpu"):
@@ -341,125 +460,27 @@ class PlannerApp(App[None]):
 
         def chosen(text: str | None) -> None:
             if text:
-                self.session.replace(text)
+                self.session.replace(text, "complete the build")
                 self.recheck()
-                self.notify("Completed the build (ctrl+z undoes it)", title="planner solve")
+                self.notify("Completed the build (ctrl+z undoes it)")
 
         self.push_screen(CompleteBuild(self.session), chosen)
 
     def action_undo(self) -> None:
-        if self.session.undo():
-            self.recheck()
-            self.notify("Undone: the build as it was before the last completion or fix")
-        else:
+        what = self.session.undo()
+        if what is None:
             self.notify("Nothing to undo.")
-
-    # -- files ------------------------------------------------------------------------------------------
-    def action_save(self, then_quit: bool = False) -> None:
-        if self.session.path is None:
-            self.action_save_as(then_quit)
-            return
-        self._save(self.session.path, then_quit)
-
-    def _file_name(self, name: str | None, doing: str) -> Path | None:
-        """The file a name typed into a dialog names (`~` expanded); None, and why, when no file can have it."""
-        if not name:
-            return None
-        if "\x00" in name:  # the system refuses it in any file name (Python raises ValueError)
-            self.push_screen(ShowError(f"Not {doing}: a file name cannot hold a NUL character: {name!r}"))
-            return None
-        try:
-            return Path(name).expanduser()
-        except RuntimeError:  # `~someone` who has no home directory here: the name as typed
-            return Path(name)
-
-    def action_save_as(self, then_quit: bool = False) -> None:
-        def chosen(name: str | None) -> None:
-            path = self._file_name(name, "saved")
-            if path is None:
-                return
-            if os.path.lexists(path) and path != self.session.path:  # another file: never replaced unasked
-                self.push_screen(Confirm(f"{path} already exists. Replace it?", "Replace", "Cancel"),
-                                 lambda replace: self._save(path, then_quit) if replace else None)
-            else:
-                self._save(path, then_quit)
-
-        self.push_screen(AskPath("Save the build as:", str(self.session.path or "build.toml")), chosen)
-
-    def _save(self, path: Path, then_quit: bool = False) -> None:
-        try:
-            saved = self.session.save(path)
-        except (PlannerError, OSError) as error:
-            self.push_screen(ShowError(f"Not saved: {error}"))  # and the app stays open
-            return
-        if then_quit:
-            self.exit()
-            return
-        self.notify(f"Saved {saved}")
-        self.recheck()
-
-    def action_open(self) -> None:
-        def chosen(name: str | None) -> None:
-            path = self._file_name(name, "opened")
-            if path is not None:
-                self.open_file(path)
-
-        def ask(discard: bool | None) -> None:
-            if discard:
-                self.push_screen(AskPath("Open build file:"), chosen)
-
-        if self.session.dirty:
-            self.push_screen(Confirm("Discard the unsaved changes and open another build?", "Discard", "Keep"), ask)
-        else:
-            ask(True)
-
-    def open_file(self, path: Path) -> None:
-        """Open another build: a file that parses but has an error opens with the offer to fix or close it."""
-        before, catalog = self.session, self.session.catalog
-        try:
-            self.session = BuildSession.open(path, catalog)
-        except InputError as error:
-            try:
-                self.session = BuildSession.open(path, catalog, validate=False)
-            except PlannerError:
-                self.push_screen(ShowError(f"Could not open the build: {error}"))
-                return
-        except PlannerError as error:
-            self.push_screen(ShowError(f"Could not open the build: {error}"))
             return
         self.recheck()
-        self.offer_fix(before)
+        self.notify(f"Undone (ctrl+y redoes it): {what}")
 
-    def action_export(self) -> None:
-        def chosen(name: str | None) -> None:
-            path = self._file_name(name, "exported")
-            if path is None:
-                return
-            if self.result is None or self.result.build is None:
-                self.push_screen(ShowError("Complete the build before exporting its parts list."))
-                return
-            try:
-                self.session.export(path, self.result.build)
-            except (PlannerError, OSError) as error:
-                self.push_screen(ShowError(f"Not exported: {error}"))
-                return
-            self.notify(f"Exported {path}")
-
-        self.push_screen(AskPath("Export to: a parts list (.md, .csv, .json, .txt), the power limits as an "
-                                 "nvidia-smi script (.sh) or a systemd unit (.service):", "parts.md"), chosen)
-
-    def action_quit_app(self) -> None:
-        if not self.session.dirty:
-            self.exit()
+    def action_redo(self) -> None:
+        what = self.session.redo()
+        if what is None:
+            self.notify("Nothing to redo.")
             return
-
-        def answered(answer: str | None) -> None:
-            if answer == "quit":
-                self.exit()
-            elif answer == "save":
-                self.action_save(then_quit=True)
-
-        self.push_screen(QuitDialog(), answered)
+        self.recheck()
+        self.notify(f"Redone: {what}")
 
 
 def _shown(value: object, limit: int = 80) -> str:

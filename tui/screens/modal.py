@@ -36,20 +36,22 @@ class Modal(ModalScreen[ResultType]):
         return super().dismiss(result)
 
     def action_guarded_page(self, direction: str) -> None:
-        """Page the focused widget, or the nearest container that has something to scroll. Never passes the key
-        on: a widget with nothing to scroll raises SkipAction, which would hand the key to its own binding,
-        unguarded (seed 2615, session 412: a Select's overlay paged before it was laid out)."""
+        """The key is handled here, whoever pages: a widget that cannot scroll (it skips the action) passes it to
+        its parent, never back to the unguarded bindings: a dropdown opened by typing, its list not focused yet,
+        had the key go on to that list, which raised KeyError (the TUI fuzz harness, seed 2700, session 61; seed
+        2615, session 412)."""
         widget = self.focused
         while widget is not None:
             action = getattr(widget, f"action_page_{direction}", None)
             if action is not None:
                 try:
                     action()
-                    return
                 except (KeyError, IndexError):  # nothing laid out to page through yet
                     return
-                except SkipAction:  # nothing to scroll here: its container may have
+                except SkipAction:  # nothing to scroll here: the parent may
                     pass
+                else:
+                    return
             widget = widget.parent if isinstance(widget.parent, Widget) else None
 
 

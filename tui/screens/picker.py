@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Input, Label, Select, Static
 from planner.session import PICKABLE, gpu_memory, key_figures, part_power, part_summary, perf_per_dollar
 from tui.screens.modal import Modal
 from tui.text import plain
+from tui.widgets.select import TypedSelect
 
 if TYPE_CHECKING:
     from planner.api import Catalog, Part
@@ -44,7 +45,8 @@ class CatalogPicker(Modal[Picked | None]):
     """Returns the chosen part (None when cancelled)."""
 
     DEFAULT_CSS = """
-    CatalogPicker { align: center middle; }
+    /* opaque: the panels' text no longer shows through at the picker's edges */
+    CatalogPicker { align: center middle; background: $background; }
     #picker { width: 95%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
     #controls { height: 3; }
     #kind { width: 16; }
@@ -52,6 +54,7 @@ class CatalogPicker(Modal[Picked | None]):
     #search { width: 1fr; min-width: 14; }
     #results { height: 1fr; }
     #details { height: 6; border-top: solid $primary; }
+    #hint { height: 1; text-wrap: nowrap; text-overflow: ellipsis; color: $foreground 60%; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("enter", "choose", "Choose", priority=True)]
 
@@ -67,12 +70,14 @@ class CatalogPicker(Modal[Picked | None]):
         with Vertical(id="picker"):
             yield Label(f"Choose a part — {self.kind}" if self.fixed_kind else "Choose a part", id="title")
             with Horizontal(id="controls"):
-                yield Select([(k, k) for k in PICKABLE], value=self.kind, allow_blank=False, id="kind",
-                             disabled=self.fixed_kind)
-                yield Input(placeholder="search words, filters like memory>=24 slots<=2 watts>=1600", id="search")
-                yield Select(SORTS, value=self.sort, allow_blank=False, id="sort")
+                yield TypedSelect([(k, k) for k in PICKABLE], value=self.kind, allow_blank=False, id="kind",
+                                  disabled=self.fixed_kind)
+                yield Input(placeholder="words, memory>=24 slots<=2…", id="search")
+                yield TypedSelect(SORTS, value=self.sort, allow_blank=False, id="sort")
             yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
             yield Static(id="details")
+            yield Static("enter adds · esc cancels · filters (< <= = >= > a number): memory slots tdp watts length "
+                         "price gpu-length expansion lanes", id="hint")
 
     def on_mount(self) -> None:
         self.refresh_results()

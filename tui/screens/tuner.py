@@ -35,6 +35,7 @@ class Tuner(Modal[bool]):
     #title { width: 100%; height: auto; }
     #curve { height: auto; }
     #effect { height: auto; margin-top: 1; }
+    #keys { height: auto; margin-top: 1; color: $foreground 70%; }
     """
     BINDINGS = [
         Binding("left", "step(-1)", f"−{STEP:g} W"), Binding("right", "step(1)", f"+{STEP:g} W"),
@@ -55,19 +56,21 @@ class Tuner(Modal[bool]):
         super().__init__()
         self.session = session
         self.spec_index = spec_index
-        self.original = session.data()["gpu"][spec_index].get("power_limit")
         self.watched = session.power_limit_codes()
         self.result = result
         self.tuning: Tuning | None = None  # the limit shown: stepped at once, then confirmed by each check
         self.edits = 0  # edits of the limit so far; a check started before the last one is stale
         self.checking: int | None = None  # the edit the check in flight was started after
         self.shown = 0  # the edit whose check `result` is
+        # every step is one edit of the build, undone with one ctrl+z once kept (escape drops them all)
+        self.edit = session.begin(f"tune gpu[{spec_index}]'s power limit")
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="title")  # wraps: the whole sentence, never clipped
             yield Static(id="curve")
             yield Static(id="effect")
+            yield Static("←→ 5 W · ↓↑ 25 W · o optimise · r stock · enter keep · esc cancel", id="keys")
 
     def on_mount(self) -> None:
         if self.result is None:
@@ -121,9 +124,9 @@ class Tuner(Modal[bool]):
                 if c.wall_w is not None:
                     lines.append(f"circuit {c.name}: {watts(c.wall_w)} of {watts(c.continuous_limit_w)}")
             watched = [f for f in report.findings if f.code in self.watched and f.severity != "info"]
-            for f in watched:
+            for f in watched:  # the figures, else the whole sentence (the modal wraps it, never cut mid-word)
                 figure = (f"{f.value:,.0f} {f.unit} against {f.limit:,.0f} {f.unit}"
-                          if f.value is not None and f.limit is not None and f.unit else f.message[:60])
+                          if f.value is not None and f.limit is not None and f.unit else f.message)
                 lines.append(f"{'✖' if f.severity == 'error' else '▲'} {f.code}: {figure}")
             if not watched:
                 lines.append("✓ no power, outlet or thermal problem")
@@ -137,7 +140,10 @@ class Tuner(Modal[bool]):
         self.query_one("#title", Static).update(Text("\n").join([
             plain(f"{t.cards} × {t.board.name}: {watts(t.limit)} (stock {watts(t.stock)}) → "
                   f"{t.relative_perf(t.limit):.0%} of stock throughput"), plain(t.curve())]))
-        self.query_one("#curve", Static).update(plot_curve(t.relative_perf, t.low, t.high, t.limit, t.stock))
+        # the curve gives up rows on a short terminal, so that the effect and the keys stay on screen
+        height = max(4, min(10, self.app.size.height - 18))
+        self.query_one("#curve", Static).update(plot_curve(t.relative_perf, t.low, t.high, t.limit, t.stock,
+                                                           height=height))
 
     # -- keys -------------------------------------------------------------------------------------------
     def _set(self, tuning: Tuning) -> None:
@@ -172,11 +178,11 @@ class Tuner(Modal[bool]):
         self.recheck()
 
     def action_keep(self) -> None:
+        if self.tuning is not None:
+            self.edit.what = f"set gpu[{self.spec_index}]'s power limit to {watts(self.tuning.limit)}"
+        self.edit.done()
         self.dismiss(True)
 
     def action_undo(self) -> None:
-        if self.original is None:
-            self.session.remove_field("gpu", self.spec_index, "power_limit")
-        else:
-            self.session.set_field(f"gpu[{self.spec_index}].power_limit", self.original)
+        self.edit.cancel()  # the build as it was when the tuner opened
         self.dismiss(False)

@@ -3,9 +3,11 @@ with the reason for every exclusion → the chosen GPUs go into the build."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,9 +18,11 @@ from planner.api import PlannerError
 from planner.session import amount, gpu_count, memory_gib, recommend_gpus, workload_models
 from tui.screens.modal import Modal
 from tui.text import plain
+from tui.widgets.select import TypedSelect
 
 if TYPE_CHECKING:
     from planner.api import Catalog
+    from planner.session import Candidate
 
 WORKLOADS = ["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
 #: Weight formats (planner/recommend/formats.py): GGUF, 16-bit, FP8, bitsandbytes, AWQ/GPTQ; int8/int4 = q8_0/q4_0.
@@ -52,15 +56,17 @@ class Option(NamedTuple):
 
 class Wizard(Modal[Choice | None]):
     DEFAULT_CSS = """
-    Wizard { align: center middle; }
-    Wizard > Vertical { width: 96%; height: 94%; border: thick $primary; background: $surface; padding: 0 1; }
-    Wizard .row { height: 1; margin-bottom: 1; }
-    Wizard .row Label { width: 12; }
+    Wizard { align: center middle; background: $background; }  /* opaque: no panel text at its edges */
+    Wizard > Vertical { width: 96%; max-width: 150; height: 94%; border: thick $primary; background: $surface;
+                        padding: 0 1; }
+    Wizard .row { height: 1; }
+    Wizard .row Label { width: 11; }
     Wizard Select { width: 1fr; }
     Wizard Input { width: 1fr; margin-right: 1; }
-    #need { height: auto; }
-    #ranked { height: 1fr; min-height: 4; }
-    #why { height: auto; max-height: 3; }
+    #intro { height: 1; text-wrap: nowrap; text-overflow: ellipsis; color: $foreground 80%; }
+    #need { height: auto; max-height: 2; margin-top: 1; }
+    #ranked { height: 1fr; min-height: 4; overflow-x: hidden; }
+    #why { height: auto; max-height: 2; }
     #ask { height: auto; display: none; }
     Wizard.-asking #ask { display: block; }
     Wizard.-asking #why { display: none; }
@@ -74,31 +80,31 @@ class Wizard(Modal[Choice | None]):
         self.workload = workload if workload in WORKLOADS else "llm-inference"
         self.in_build = in_build
         self.rows: dict[str, Option] = {}
+        self.fitting: list[Candidate] = []  # the ranked options that fit, best value first
         self.pending: Option | None = None  # chosen, waiting for replace-or-add
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Recommend GPUs — fill in from the top, then Rank (ctrl+r); Enter on a row adds it",
-                         id="intro")  # wraps at 80 columns
+            yield Static("Recommend GPUs · type in a list to search · ctrl+r: rank · enter: add", id="intro")
             with Horizontal(classes="row"):
                 yield Label("1 Workload")
-                yield Select([(w, w) for w in WORKLOADS], value=self.workload, allow_blank=False, id="workload",
-                             compact=True)
+                yield TypedSelect([(w, w) for w in WORKLOADS], value=self.workload, allow_blank=False,
+                                  id="workload", compact=True)
             with Horizontal(classes="row"):
                 yield Label("2 Model")
-                yield Select(self._models(self.workload), prompt="a named model (or give memory →)", id="model",
-                             compact=True)
+                yield TypedSelect(self._models(self.workload), prompt="a model (or memory →)", id="model",
+                                  compact=True)
                 yield Input(placeholder="or memory need, GiB", id="memory", restrict=NUMBER, max_length=MAX_TYPED,
                             compact=True)
             with Horizontal(classes="row"):
                 yield Label("3 Format")
-                yield Select([(p, p) for p in PRECISIONS], value="fp16", allow_blank=False, id="precision",
-                             compact=True)
+                yield TypedSelect([(p, p) for p in PRECISIONS], value="fp16", allow_blank=False, id="precision",
+                                  compact=True)
             with Horizontal(classes="row"):
                 yield Label("4 Budget")
-                yield Input(placeholder="USD for the GPUs (optional)", id="budget", restrict=NUMBER,
+                yield Input(placeholder="USD for the GPUs", id="budget", restrict=NUMBER,
                             max_length=MAX_TYPED, compact=True)
-                yield Input(placeholder="GPU count (optional)", id="count", restrict=INTEGER, max_length=MAX_TYPED,
+                yield Input(placeholder="GPU count", id="count", restrict=INTEGER, max_length=MAX_TYPED,
                             compact=True)
                 yield Button("Rank", id="rank", variant="primary", compact=True)
             yield Static(id="need")
@@ -107,8 +113,38 @@ class Wizard(Modal[Choice | None]):
             yield Static(id="ask")
 
     def on_mount(self) -> None:
-        self.query_one("#ranked", DataTable).add_columns("#", "GPUs", "Price", "tok/s", "Need/card", "Memory",
-                                                         "Spare", "Perf/$1k", "Speed")
+        self._fill([])
+
+    def on_resize(self) -> None:
+        self._fill(self.fitting)
+
+    def _fill(self, fitting: list[Candidate]) -> None:
+        """The ranked options in the columns the table's width holds: GPUs, count, memory per card, tok/s and
+        price always (the name cut to the room left); spare memory, performance per dollar and speed while
+        they fit, left out in that order from the end. Never a sideways scroll."""
+        self.fitting = fitting
+        table = self.query_one("#ranked", DataTable)
+        rows = [_cells(rank, c) for rank, c in enumerate(fitting[:MAX_ROWS], start=1)]
+        columns = [c for c in COLUMNS if c.always or any(row[c.header] for row in rows)]
+        natural = {c.header: max([len(c.header), *(len(str(row[c.header])) for row in rows)]) for c in columns}
+        room = (table.scrollable_content_region.width or table.size.width) - 2  # a vertical scroll bar's room
+
+        def others() -> int:
+            return sum(natural[c.header] + 2 for c in columns if c.header != "GPU")
+
+        for dropped in DROP_ORDER:  # until the name shows whole
+            if others() + natural["GPU"] + 2 <= room:
+                break
+            columns = [c for c in columns if c.header != dropped]
+        name_width = max(NAME_MIN, min(natural["GPU"], room - others() - 2))
+        table.clear(columns=True)
+        for column in columns:
+            table.add_column(Text(column.header, justify="right" if column.numeric else "left"),
+                             width=name_width if column.header == "GPU" else natural[column.header], key=column.header)
+        for rank, row in enumerate(rows, start=1):
+            table.add_row(*(plain(_clip(str(row[c.header]), name_width)) if c.header == "GPU" else
+                            Text(str(row[c.header]), justify="right" if c.numeric else "left")
+                            for c in columns), key=str(rank))
 
     def _models(self, workload: str) -> list[tuple[str, str]]:
         return workload_models(self.catalog, CATEGORY.get(workload))
@@ -146,31 +182,25 @@ class Wizard(Modal[Choice | None]):
                 c.split for c in need.components) else " on every card"
             size = f"{need.total:.1f} GiB on one card{fmt}{split}"
         self.query_one("#need", Static).update(plain(
-            f"Memory need: {size}. Speed, tok/s: {result.basis}; Speed is relative to one H100 SXM."
-            if result.workload == "llm-inference" else
-            f"Memory need: {size}. Speed: {result.basis}, relative to one H100 SXM."))
+            f"Memory need: {size}. tok/s: {result.basis}."
+            if result.workload == "llm-inference" else f"Memory need: {size}. ×H100: {result.basis}."))
         table = self.query_one("#ranked", DataTable)
-        table.clear()
-        self.rows = {}
         fitting = [c for c in result.by_value if c.fits]
-        for rank, c in enumerate(fitting[:40], start=1):
-            key = str(rank)
-            self.rows[key] = Option(c.board, c.count, f"{c.count} × {c.name}")
-            spare = f"{c.headroom_gib:.1f} GiB" if c.headroom_gib is not None else ""
-            per_card = f"{c.memory_needed_gib:.1f} GiB" if c.memory_needed_gib is not None else ""
-            table.add_row(str(rank), plain(f"{c.count} × {c.name}"), f"${c.price_usd:,.0f}" if c.price_usd else "",
-                          f"{c.tokens_per_s:.0f}" if c.tokens_per_s else "", per_card, f"{c.memory_gib:.0f} GiB",
-                          spare, f"{c.perf_per_dollar:.3f}" if c.perf_per_dollar is not None else "",
-                          f"{c.performance:.2f}", key=key)
+        self.rows = {str(rank): Option(c.board, c.count, f"{c.count} × {c.name}")
+                     for rank, c in enumerate(fitting[:MAX_ROWS], start=1)}
+        self._fill(fitting)
         excluded = [c for c in result.candidates if not c.fits]
         kinds: dict[str, int] = {}
         for c in excluded:
             kinds[c.excluded_kind or "other"] = kinds.get(c.excluded_kind or "other", 0) + 1
         example = next((c.excluded_reason for c in excluded if c.excluded_reason), "")
         summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
-        self.query_one("#why", Static).update(plain(
-            f"{len(fitting)} options fit; {len(excluded)} left out ({summary}). e.g. {example}"
-            if excluded else f"{len(fitting)} options fit."))
+        why = self.query_one("#why", Static)
+        text = f"{len(fitting)} options fit; {len(excluded)} left out ({summary})." if excluded else (
+            f"{len(fitting)} options fit.")
+        if example and len(text) + len(example) + 6 <= 2 * (why.size.width or 80):  # its two lines, never cut
+            text += f" e.g. {example}"
+        why.update(plain(text))
         if fitting:
             table.focus()
 
@@ -206,6 +236,38 @@ class Wizard(Modal[Choice | None]):
             self.remove_class("-asking")
             return
         self.dismiss(None)
+
+
+class Column(NamedTuple):
+    header: str
+    always: bool  # shown at any width (GPUs, count, memory per card, tok/s, price)
+    numeric: bool = True
+
+
+MAX_ROWS = 40
+NAME_MIN = 10  # cells: the GPU's name is cut to what the other columns leave, never below this
+COLUMNS = [Column("#", True), Column("×", True), Column("GPU", True, numeric=False), Column("Memory/card", True),
+           Column("tok/s", True), Column("Price", True), Column("Spare", False), Column("Perf/$1k", False),
+           Column("×H100", False)]
+DROP_ORDER = ("×H100", "Perf/$1k", "Spare")  # what a narrow table leaves out first, so the name shows whole
+MAKERS = re.compile(r"^(?:NVIDIA |AMD |Intel )?(?:GeForce |Radeon |Arc )?")
+
+
+def _cells(rank: int, c: Candidate) -> dict[str, str]:
+    """A ranked option's cells by column header."""
+    per_card = c.memory_gib / c.count if c.count else c.memory_gib
+    need = f"{c.memory_needed_gib:.1f}/" if c.memory_needed_gib is not None else ""
+    return {"#": str(rank), "×": str(c.count), "GPU": MAKERS.sub("", c.name) or c.name,
+            "Memory/card": f"{need}{per_card:.0f} GiB",
+            "tok/s": f"{c.tokens_per_s:.0f}" if c.tokens_per_s else "",
+            "Price": f"${c.price_usd:,.0f}" if c.price_usd else "",
+            "Spare": f"{c.headroom_gib:.1f} GiB" if c.headroom_gib is not None else "",
+            "Perf/$1k": f"{c.perf_per_dollar:.3f}" if c.perf_per_dollar is not None else "",
+            "×H100": f"{c.performance:.2f}"}
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)].rstrip() + "…"
 
 
 def _read(field: str, name: str, read: Callable[[str], T], text: str) -> T | None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
 from planner.api import GpuSummary, Report, num, usd, watts
+from tui.state import Checked
 from tui.text import plain
 
 
@@ -34,11 +37,23 @@ class TotalsPanel(Static):
     _shown: object = ()
     _rows = -1
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.border_title = "Totals"
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "checked", self._checked)
+
+    def _checked(self, checked: Checked | None) -> None:
+        if checked is not None:
+            self.show(checked.result.report)
+
     def show(self, report: Report | None) -> None:
         summary = report.summary if report is not None else None
         if summary == self._shown:
             return  # the same figures: no re-render
         self._shown = summary
+        self.display = report is not None
         if report is None:
             self._rows = -1
             self.update("")
