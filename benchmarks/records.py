@@ -1,4 +1,4 @@
-"""The records (planner/record/) against pydantic's own BaseModel on a cold `planner check`: the measurement behind
+"""The records (planner/util/record/) against pydantic's own BaseModel on a cold `planner check`: the measurement behind
 issue 29's decision (back to BaseModel if it comes within 1.15× of the records, else keep the records, fenced).
 
     python benchmarks/records.py [--runs N] [--no-instructions] [--keep DIR]
@@ -6,7 +6,7 @@ issue 29's decision (back to BaseModel if it comes within 1.15× of the records,
 It copies the planner (planner/, catalogs/, examples/) into three scratch trees and runs the same commands on each:
 
 * records — the tree as it is;
-* BaseModel — `planner/record/core.py` replaced by benchmarks/records_basemodel.py: `Record` is a
+* BaseModel — `planner/util/record/core.py` replaced by benchmarks/records_basemodel.py: `Record` is a
   `pydantic.BaseModel` with `ConfigDict(defer_build=True, extra="forbid", frozen=True, validate_by_name=True,
   validate_by_alias=True)` (a record accepts an aliased field under its name too) and the records' markers
   are pydantic's (`Field`, `model_validator`, `BeforeValidator`, `WithJsonSchema`, `Strict`), so every model of
@@ -34,7 +34,7 @@ machine at load 3–7, so the milliseconds are inflated and noisy; the README's 
 
     instructions executed (callgrind, one run each):
                                                      check (text)    check --format json
-      records (planner/record/)                   700.4 M (1.00×)        714.4 M (1.00×)
+      records (planner/util/record/)                   700.4 M (1.00×)        714.4 M (1.00×)
       BaseModel(defer_build=True)                1089.7 M (1.56×)       1103.1 M (1.54×)
       BaseModel, lazy, no plugin discovery       1050.2 M (1.50×)       1065.7 M (1.49×)
       floor of any BaseModel variant              870.9 M (1.24×)        884.9 M (1.24×)
@@ -42,7 +42,7 @@ machine at load 3–7, so the milliseconds are inflated and noisy; the README's 
       issue 29's rule: BaseModel within 1.15× of the records? best 1.50× → keep the records (fenced)
     milliseconds, median of 15 runs, interleaved (wall, CPU in brackets):
                                                            check (text)        check --format json
-      records (planner/record/)                   471.7 ms ( 241) 1.00×      480.6 ms ( 241) 1.00×
+      records (planner/util/record/)                   471.7 ms ( 241) 1.00×      480.6 ms ( 241) 1.00×
       BaseModel(defer_build=True)                 660.0 ms ( 365) 1.40×      719.2 ms ( 362) 1.50×
       BaseModel, lazy, no plugin discovery        711.9 ms ( 353) 1.51×      664.7 ms ( 367) 1.38×
 
@@ -224,7 +224,7 @@ def main() -> None:
     scratch = args.keep or Path(tempfile.mkdtemp(prefix="planner-records-"))
     try:
         trees = []
-        for name, folder, env in (("records (planner/record/)", "records", {}),
+        for name, folder, env in (("records (planner/util/record/)", "records", {}),
                                   ("BaseModel(defer_build=True)", "basemodel", {}),
                                   ("BaseModel, lazy, no plugin discovery", "lazy",
                                    {"PYDANTIC_DISABLE_PLUGINS": "__all__"})):

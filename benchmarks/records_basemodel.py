@@ -1,15 +1,14 @@
-"""The BaseModel variant of `planner/record/core.py` that `benchmarks/records.py` measures against the records:
+"""The BaseModel variant of `planner/util/record/core.py` that `benchmarks/records.py` measures against the records:
 `Record` is a `pydantic.BaseModel` with `defer_build=True`, and the records' markers are pydantic's own (the
-mapping of `planner/record/twin.py`): `Field` and `model_validator` are pydantic's, `Before(f)` is
+mapping of `planner/util/record/twin.py`): `Field` and `model_validator` are pydantic's, `Before(f)` is
 `BeforeValidator(f)`, `JsonSchema(s)` is `WithJsonSchema(s)`, `STRICT` is `Strict()`; every model forbids
 unknown keys, is frozen and, like a record, accepts an aliased field under its name too.
 
 benchmarks/records.py copies the planner into a scratch folder and puts this file in place of
-`planner/record/core.py` (and a `twin` that returns the model itself in place of `planner/record/twin.py`), so the
-whole cold `planner check` runs on BaseModel: the same models, the same catalog cache, the same code around them.
-Where it behaves otherwise (no command's output shows it): assigning to a model raises pydantic's ValidationError,
-not the records' AttributeError. It is not imported by the planner.
-"""
+`planner/util/record/core.py` (and a `twin` that returns the model itself in place of `planner/util/record/twin.py`), so
+the whole cold `planner check` runs on BaseModel: the same models, the same catalog cache, the same code around them.
+Where it behaves otherwise (no command's output shows it): assigning to a model raises pydantic's ValidationError, not
+the records' AttributeError. It is not imported by the planner."""
 
 from __future__ import annotations
 
@@ -61,7 +60,7 @@ def _record_in(annotation: Any) -> type[Record] | None:
     return None
 
 
-#: What replaces planner/record/twin.py in the variant: a model is its own pydantic twin.
+#: What replaces planner/util/record/twin.py in the variant: a model is its own pydantic twin.
 TWIN = '''"""The BaseModel variant (benchmarks/records_basemodel.py): a model is its own pydantic model."""
 
 from typing import Any

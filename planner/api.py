@@ -13,11 +13,11 @@ from planner.checks.engine.context import Context, Settings
 from planner.checks.engine.findings import Change, Finding, Fix
 from planner.checks.engine.runner import run_checks
 from planner.checks.plan import plan
-from planner.errors import CatalogError, InputError, PlannerError
-from planner.fmt import num, printable, usd, watts
 from planner.models.build import Region
 from planner.models.parts import Part
 from planner.report import GpuSummary, Report, make_report
+from planner.util.errors import CatalogError, InputError, PlannerError
+from planner.util.fmt import num, printable, usd, watts
 
 if TYPE_CHECKING:
     from planner.physics.delivery import Split

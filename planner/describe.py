@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from planner.fmt import mm, num, watts
 from planner.models.parts import Case, Cpu, GpuBoard, GpuChip, Motherboard, Outlet, Part, Psu, Riser
+from planner.util.fmt import mm, num, watts
 
 
 def summary(part: Part) -> str:

@@ -15,15 +15,12 @@ import tomlkit
 from tomlkit.items import AoT, Array, InlineTable, Table
 from tomlkit.toml_document import TOMLDocument
 
-from planner import tomlfile
 from planner.api import Checked, check, resolve_data
 from planner.build.edit import parse_path, set_path
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog, open_catalog
 from planner.checks.engine.context import Settings
 from planner.checks.engine.findings import Change
-from planner.errors import InputError, PlannerError
-from planner.fileio import atomic_write
 from planner.kinds import PICKABLE, SINGLE_PARTS
 from planner.recommend.inputs import amount, gpu_count, memory_gib
 from planner.report import Report
@@ -47,6 +44,9 @@ from planner.session_tools import (
     tuning,
     workload_models,
 )
+from planner.util import tomlfile
+from planner.util.errors import InputError, PlannerError
+from planner.util.fileio import atomic_write
 
 if TYPE_CHECKING:  # the answers' types, for a face's annotations (their modules load on first use)
     from planner.checks.optimize import Plan as Plan

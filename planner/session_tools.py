@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks.engine.context import Settings
-from planner.errors import PlannerError
 from planner.models.parts import GpuBoard, GpuChip, Part, Psu
+from planner.util.errors import PlannerError
 
 if TYPE_CHECKING:
     from planner.checks.optimize import Plan
@@ -110,7 +110,7 @@ def export_build(build: ResolvedBuild, path: Path) -> None:
     """Write the parts list or the power-limit script the file name asks for; never over an existing file
     (InputError)."""
     from planner.export.formats import export
-    from planner.fileio import atomic_write
+    from planner.util.fileio import atomic_write
 
     atomic_write(path, export(build, export_format(path)), force=False)
 
@@ -128,9 +128,9 @@ def slot_diagram(build: ResolvedBuild, placement: Placement | None = None) -> st
 
 
 def save_recovery(text: str, build_path: Path | None) -> Path:
-    """Keep an unsaved build in a new recovery file (planner/recovery.py); InputError when nowhere can be
+    """Keep an unsaved build in a new recovery file (planner/util/recovery.py); InputError when nowhere can be
     written."""
-    from planner.recovery import save_recovery as save
+    from planner.util.recovery import save_recovery as save
 
     return save(text, build_path)
 

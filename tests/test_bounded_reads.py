@@ -1,4 +1,4 @@
-"""Every file the planner reads is read through one bounded reader (planner/fileio.py: read_bytes): a device
+"""Every file the planner reads is read through one bounded reader (planner/util/fileio.py: read_bytes): a device
 such as /dev/zero, a FIFO, a directory or a file past the size cap, given as a build, a price file, the
 settings file or an input of `planner diff`, is one sentence naming the file and exit 2 — never a hang and
 never gigabytes of memory (issue 26; the time and memory are in benchmarks/reads.py)."""
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from planner.errors import InputError
+from planner.util.errors import InputError
 
 from conftest import ROOT, example, run_cli
 
@@ -88,7 +88,7 @@ def test_a_price_file_that_is_no_regular_file_or_too_large_is_one_sentence(tmp_p
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_settings_file_that_is_no_regular_file_or_too_large_is_one_sentence(
         tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from planner import config
+    from planner.util import config
 
     path, why = KINDS[kind](tmp_path)
     config._read.cache_clear()
@@ -136,7 +136,7 @@ def test_stdin_is_read_only_up_to_the_cap() -> None:
 
 
 def test_the_reader_reads_a_file_at_the_cap_and_refuses_one_byte_more(tmp_path: Path) -> None:
-    from planner.fileio import MAX_READ, read_bytes
+    from planner.util.fileio import MAX_READ, read_bytes
 
     path = tmp_path / "catalog.toml"
     path.write_bytes(b"#" * 1000)

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from planner.catalog import Catalog, builtin_dir, default_dirs
-from planner.errors import CatalogError, UnknownPartError
 from planner.models.parts import KIND_FILES
+from planner.util.errors import CatalogError, UnknownPartError
 
 from conftest import ROOT, run_cli
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planner.catalog import Catalog
-from planner.errors import CatalogError, PlannerError
+from planner.util.errors import CatalogError, PlannerError
 
 from helpers import TEST_CATALOG_DIR
 

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from planner.catalog import Catalog
-from planner.errors import CatalogError, UnknownPartError
 from planner.models.parts import GpuBoard, Motherboard
+from planner.util.errors import CatalogError, UnknownPartError
 
 from conftest import ROOT, run_cli
 from helpers import BASE, TEST_CATALOG_DIR, build, gpus

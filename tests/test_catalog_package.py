@@ -21,7 +21,7 @@ LAYERS = ["words", "sources", "cache", "read", "validate", "prices", "lookup"]
 #: Stages after the catalog in the pipeline, and the faces: the catalog must never import them.
 LATER = ("planner.build", "planner.checks", "planner.report",
          "planner.session", "planner.api", "planner.cli", "planner.solve", "planner.recommend",
-         "planner.placement", "planner.export", "planner.describe", "planner.recovery", "tui", "textual")
+         "planner.placement", "planner.export", "planner.describe", "planner.util.recovery", "tui", "textual")
 
 
 def _module_names() -> dict[str, Path]:

@@ -27,8 +27,8 @@ from planner.checks.engine.registry import (
 )
 from planner.checks.engine.runner import run_checks, touched
 from planner.checks.optimize import optimize, power_limit_codes
-from planner.errors import InputError
 from planner.models.parts import Case, Cpu, GpuBoard, Motherboard, Outlet, Psu, Riser
+from planner.util.errors import InputError
 
 from conftest import EXAMPLES
 from helpers import BASE, TEST_CATALOG, build, gpus

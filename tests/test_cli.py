@@ -165,7 +165,7 @@ def test_the_console_script_and_python_m_work_from_any_directory(tmp_path: Path)
 
 def test_the_users_configured_region_sets_the_assumed_circuit(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from planner import config
+    from planner.util import config
 
     config._read.cache_clear()
     settings = tmp_path / "config.toml"
@@ -179,7 +179,7 @@ def test_the_users_configured_region_sets_the_assumed_circuit(tmp_path: Path,
 
 
 def test_a_bad_settings_file_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from planner import config
+    from planner.util import config
 
     config._read.cache_clear()
     settings = tmp_path / "config.toml"

@@ -10,7 +10,7 @@ from planner.catalog import Catalog, builtin_dir, parse_part
 from planner.checks.engine.findings import Finding
 from planner.checks.engine.runner import run_checks
 from planner.checks.platform import same_socket
-from planner.errors import CatalogError
+from planner.util.errors import CatalogError
 
 from conftest import example
 from helpers import build

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from planner.errors import InputError
 from planner.export.formats import FORMATS, export, safe_cell
-from planner.fileio import atomic_write
+from planner.util.errors import InputError
+from planner.util.fileio import atomic_write
 
 from conftest import ROOT, example, run_cli
 from helpers import BASE, build, gpus

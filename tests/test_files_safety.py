@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from planner.catalog import Catalog
-from planner.errors import InputError
-from planner.fileio import atomic_write
-from planner.recovery import save_recovery
 from planner.session import BuildSession
+from planner.util.errors import InputError
+from planner.util.fileio import atomic_write
+from planner.util.recovery import save_recovery
 
 from conftest import example, run_cli
 from helpers import settle

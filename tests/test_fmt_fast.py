@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from planner.fmt import mm, num, watts
+from planner.util.fmt import mm, num, watts
 
 VALUES = [0, -0.0, 0.49, 0.5, 1.5, 2.5, -0.4, 12.3456, 999.4999, 999.5, 1000, 1234.5, -1234.5, 1e7, 123456789.987,
           float("inf")]

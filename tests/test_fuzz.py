@@ -26,10 +26,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planner import config
 from planner.catalog import Catalog, builtin_dir
-from planner.errors import PlannerError
 from planner.session import BuildSession
+from planner.util import config
+from planner.util.errors import PlannerError
 
 from conftest import run_cli
 from fuzzing import build_files, catalog_files, settings_files

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from planner.catalog import Catalog
-from planner.errors import InputError
 from planner.session import BuildSession
+from planner.util.errors import InputError
 
 from conftest import example, run_cli
 
@@ -143,7 +143,7 @@ def test_a_broken_built_in_style_catalog_is_still_an_error(tmp_path: Path) -> No
 # -- the settings file ---------------------------------------------------------------------------------------
 @pytest.fixture
 def settings_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from planner import config
+    from planner.util import config
 
     config._read.cache_clear()
     path = tmp_path / "config.toml"

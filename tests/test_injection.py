@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from planner.export.formats import export, safe_cell
-from planner.fmt import printable
+from planner.util.fmt import printable
 
 from conftest import example, run_cli
 from helpers import BASE, build, settle

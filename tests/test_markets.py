@@ -235,7 +235,7 @@ def test_a_user_price_wins_over_the_market_on_the_command_line(tmp_path: Path) -
 
 
 def test_the_settings_files_market_applies_without_the_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from planner import config
+    from planner.util import config
 
     config._read.cache_clear()
     settings = tmp_path / "config.toml"
@@ -249,7 +249,7 @@ def test_the_settings_files_market_applies_without_the_flag(tmp_path: Path, monk
 
 
 def test_a_bad_market_in_the_settings_file_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from planner import config
+    from planner.util import config
 
     config._read.cache_clear()
     settings = tmp_path / "config.toml"
@@ -383,7 +383,7 @@ def test_a_json_parts_list_gives_a_used_prices_range_of_sold_listings(tmp_path: 
 
 def test_a_bad_market_in_the_settings_file_is_the_error_of_the_build_that_needed_a_price(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from planner import config
+    from planner.util import config
 
     config._read.cache_clear()
     settings = tmp_path / "config.toml"

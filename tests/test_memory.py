@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from planner.catalog import Catalog
-from planner.errors import InputError
 from planner.models.workloads import WorkloadModel
 from planner.recommend.memory import MemoryRequest, estimate, kv_cache_bytes, lora_parameters
+from planner.util.errors import InputError
 
 GB = 2**30
 

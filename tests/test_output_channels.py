@@ -332,7 +332,7 @@ def test_optimize_and_a_tui_save_keep_the_escapes_the_input_had(tmp_path: Path, 
 def test_the_toml_writer_makes_comments_printable_and_strings_escaped() -> None:
     import tomlkit
 
-    from planner import tomlfile
+    from planner.util import tomlfile
 
     document = tomlkit.parse('name = "x"\n')
     document.add(tomlkit.comment("2 × Chip \r\x1b[2J\u202e: chosen"))

@@ -12,10 +12,10 @@ from planner.api import check_build
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog, builtin_dir
 from planner.checks.engine.findings import Finding
-from planner.errors import InputError
 from planner.placement import place
 from planner.placement.diagram import slot_diagram
 from planner.placement.tree import gpus_under, link, path_to, pcie_tree, render_tree
+from planner.util.errors import InputError
 
 from helpers import build
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from planner.catalog import Catalog
 from planner.checks.power_fixes import _ranked_psus
-from planner.memo import per_part
 from planner.models.parts import Psu
 from planner.physics.power import rated_watts, runs_on
+from planner.util.memo import per_part
 
 
 def test_a_one_argument_part_function_runs_once_per_part_object() -> None:

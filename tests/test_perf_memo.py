@@ -1,12 +1,12 @@
-"""Per-part memoisation (planner/memo.py): what is computed from a catalog part alone is computed once per
+"""Per-part memoisation (planner/util/memo.py): what is computed from a catalog part alone is computed once per
 part object, and never served for another part or another plain argument."""
 
 from __future__ import annotations
 
 from planner.catalog import Catalog
-from planner.memo import per_part
 from planner.models.parts import Psu
 from planner.physics.transients import capability
+from planner.util.memo import per_part
 
 
 def test_a_part_function_runs_once_per_part_and_argument() -> None:

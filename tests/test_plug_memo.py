@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from planner import memo
 from planner.api import load_build
 from planner.catalog import Catalog
 from planner.checks.limits import with_limits
 from planner.models.parts import Psu
 from planner.physics import connectors
 from planner.physics.connectors import allocate_plugs, gpu_plug_need
+from planner.util import memo
 
 from conftest import EXAMPLES
 

@@ -13,7 +13,7 @@ import pytest
 
 from planner.catalog import Catalog, builtin_dir
 from planner.catalog.prices import load_prices, price_stats
-from planner.errors import InputError
+from planner.util.errors import InputError
 
 from conftest import ROOT, example, run_cli
 

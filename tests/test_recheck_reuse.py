@@ -238,7 +238,7 @@ def test_an_inline_part_with_other_fields_is_validated_for_itself() -> None:
 
 
 def test_an_invalid_inline_part_is_refused_every_time_it_is_resolved() -> None:
-    from planner.errors import InputError
+    from planner.util.errors import InputError
 
     for _ in range(2):
         with pytest.raises(InputError, match="intake_airflow"):

@@ -8,11 +8,11 @@ import json
 import pytest
 
 from planner.catalog import Catalog
-from planner.errors import InputError
 from planner.models.parts import GpuChip
 from planner.models.workloads import WorkloadModel
 from planner.recommend import decode, engines, memory
 from planner.recommend.memory import MemoryRequest, estimate
+from planner.util.errors import InputError
 
 from conftest import run_cli
 

@@ -1,4 +1,4 @@
-"""The fences around the records (planner/record/core.py), which validate with pydantic-core directly rather than
+"""The fences around the records (planner/util/record/core.py), which validate with pydantic-core directly rather than
 through pydantic's `BaseModel` (benchmarks/records.py measures why):
 
 * what the records rely on of pydantic-core that pydantic-core does for `BaseModel` without documenting it on its
@@ -31,8 +31,8 @@ from pydantic_core import core_schema as cs
 from planner.kinds import KIND_FILES
 from planner.models.build import BuildFile
 from planner.models.parts import KIND_MODELS
-from planner.record import FieldInfo, Record, nested_records
 from planner.solve.partial import PartialBuild
+from planner.util.record import FieldInfo, Record, nested_records
 
 from conftest import EXAMPLES, ROOT
 
@@ -135,7 +135,7 @@ def test_the_alias_keys_accept_a_field_under_its_alias_and_its_name() -> None:
 
 
 def test_the_serializer_reads_what_a_record_built_without_validation_holds() -> None:
-    # model_construct, model_copy, copy and pickle fill the four slots themselves (planner/record/core.py `_fill`)
+    # model_construct, model_copy, copy and pickle fill the four slots themselves (planner/util/record/core.py `_fill`)
     made = _Probe.__new__(_Probe)
     for name, value in {"__dict__": {"count": 5, "name": "z"}, "__pydantic_fields_set__": {"count"},
                         "__pydantic_extra__": None, "__pydantic_private__": None}.items():
@@ -205,7 +205,7 @@ def test_every_public_name_of_a_record_is_base_models_with_a_compatible_signatur
 
 
 def test_what_a_records_fields_tell_is_what_base_models_fields_tell() -> None:
-    # `constraints` is the records' own: only planner/record/ reads it (twin.py turns it into pydantic's Field)
+    # `constraints` is the records' own: only planner/util/record/ reads it (twin.py turns it into pydantic's Field)
     assert _public(FieldInfo) - {"constraints"} <= _public(PydanticFieldInfo)
 
 

@@ -1,5 +1,5 @@
-"""The records (planner/record/core.py) validate like the pydantic models they stand for: on every catalog entry,
-every example build and generated junk, a record and its pydantic twin (planner/record/twin.py, the
+"""The records (planner/util/record/core.py) validate like the pydantic models they stand for: on every catalog entry,
+every example build and generated junk, a record and its pydantic twin (planner/util/record/twin.py, the
 `pydantic.BaseModel` with the same fields, constraints, aliases and validators) accept the same inputs with the
 same values and refuse the same inputs with the same messages at the same keys. And they behave as frozen
 models: equal by value, unassignable, copied with changes, dumped to JSON types."""
@@ -18,9 +18,9 @@ from pydantic_core import ValidationError
 from planner.kinds import KIND_FILES
 from planner.models.build import BuildFile, GpuSpec
 from planner.models.parts import KIND_MODELS, Case, Psu, PsuConnectors
-from planner.record import Record
-from planner.record.twin import twin
 from planner.solve.partial import PartialBuild
+from planner.util.record import Record
+from planner.util.record.twin import twin
 
 from conftest import EXAMPLES, ROOT
 

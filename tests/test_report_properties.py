@@ -23,11 +23,11 @@ from planner.build.resolve import resolve
 from planner.catalog import Catalog, builtin_dir
 from planner.checks.engine.context import Context, Settings
 from planner.checks.engine.runner import run_checks
-from planner.errors import InputError
 from planner.models.parts import GpuBoard
 from planner.physics import params
 from planner.placement.solver import PlacementTooLarge
 from planner.report import Report, make_report, to_json
+from planner.util.errors import InputError
 
 EXAMPLES = int(os.environ.get("REPORT_PROPERTY_EXAMPLES", "150"))
 CATALOG = Catalog([builtin_dir()])

@@ -12,7 +12,7 @@ import pytest
 from planner.api import check_file
 from planner.catalog import Catalog, builtin_dir
 from planner.cli.render_text import render_reports
-from planner.errors import CatalogError
+from planner.util.errors import CatalogError
 
 from conftest import run_cli
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from planner.catalog import Catalog
-from planner.errors import InputError
 from planner.session import BuildSession
+from planner.util.errors import InputError
 
 from conftest import example
 

@@ -1,5 +1,5 @@
 """The command's start-up (planner/cli/startup.py): the check path loads pydantic-core, not pydantic (the records
-of planner/record/core.py), so neither pydantic's plugin loader nor importlib.metadata is loaded; garbage
+of planner/util/record/core.py), so neither pydantic's plugin loader nor importlib.metadata is loaded; garbage
 collection is off while the command loads and back on, with what was loaded frozen, for the run."""
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ import pytest
 from planner.build.edit import apply
 from planner.checks.engine.context import Context
 from planner.checks.rules.thermal import sandwich
-from planner.fmt import watts
 from planner.physics import params
 from planner.physics.thermal import thermal_model
 from planner.placement import Placement
+from planner.util.fmt import watts
 
 from conftest import example, run_cli
 from helpers import BASE, TEST_CATALOG, build, findings, gpus, report

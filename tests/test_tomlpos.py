@@ -8,7 +8,7 @@ import tomllib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from planner.tomlpos import line_of
+from planner.util.tomlpos import line_of
 
 _TRAPS = ["[[gpu]]", "[extras]", "part = \"x\"", "count = 3", "# not a comment", "'", '"', "''", '""', "'''",
           "text with \\\"\"\" escaped", "plain words", ""]

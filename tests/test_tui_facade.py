@@ -18,7 +18,7 @@ def _planner_imports(source: str) -> list[tuple[int, str]]:
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            # `from planner import fmt` imports planner.fmt: the names count as modules too
+            # `from planner import session` imports planner.session: the names count as modules too
             found += [(node.lineno, f"{node.module}.{alias.name}" if node.module == "planner" else node.module)
                       for alias in node.names]
     return [(line, module) for line, module in sorted(found) if module == "planner" or module.startswith("planner.")]
@@ -33,6 +33,7 @@ def test_the_tui_imports_only_the_session_and_api_layer_of_the_core() -> None:
 
 def test_the_import_scan_sees_imports_inside_functions_and_type_checking_blocks() -> None:
     source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from planner.catalog import Catalog\n"
-              "def f():\n    import planner.solve\n    from planner import fmt\n    from planner.api import Report\n")
+              "def f():\n    import planner.solve\n    from planner import session\n"
+              "    from planner.api import Report\n")
     assert [module for _, module in _planner_imports(source)] == [
-        "planner.catalog", "planner.solve", "planner.fmt", "planner.api"]
+        "planner.catalog", "planner.solve", "planner.session", "planner.api"]

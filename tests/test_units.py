@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from planner.units import registry, to_canonical
+from planner.util.units import registry, to_canonical
 
 
 def test_bare_number_is_in_the_documented_unit() -> None:

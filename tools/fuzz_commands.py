@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from planner.cli.main import main as planner_main  # noqa: E402
-from planner.fmt import UNSAFE_CHARS  # noqa: E402
+from planner.util.fmt import UNSAFE_CHARS  # noqa: E402
 
 from fuzzing import HUGE_NUMBERS, IDS, ODD_STRINGS, UNIT_STRINGS, WRONG_TYPES  # type: ignore[import-not-found]  # noqa: E402
 

@@ -34,7 +34,7 @@ def _warn_skipped(problem: CatalogError) -> None:
 
 
 def _recover(session: BuildSession) -> None:
-    """Keep the unsaved build of a session that ended with an error (planner/recovery.py: beside the build,
+    """Keep the unsaved build of a session that ended with an error (planner/util/recovery.py: beside the build,
     or in the user's state directory; never over the build or an earlier recovery file); as a last resort
     print it."""
     try:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.models.parts import BasePart, Cpu, Motherboard, RamType
-from planner.parameter import Param, Table
+from planner.util.parameter import Param, Table
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog

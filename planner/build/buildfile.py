@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from pydantic_core import ValidationError
 
-from planner import tomlfile
 from planner.catalog import suggest
-from planner.errors import InputError
 from planner.models.build import BuildFile, CircuitSpec, Extras, GpuSpec, PsuSpec
-from planner.record import Record
-from planner.validation import location, message
+from planner.util import tomlfile
+from planner.util.errors import InputError
+from planner.util.record import Record
+from planner.util.validation import location, message
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -65,7 +65,7 @@ def read_text(path: Path) -> str:
 
 
 def parse_toml(text: str, label: str) -> dict[str, Any]:
-    """TOML text as data, through the one safe parser (planner/tomlfile.py)."""
+    """TOML text as data, through the one safe parser (planner/util/tomlfile.py)."""
     return tomlfile.loads(text, label)
 
 
@@ -158,7 +158,7 @@ def _error_of(detail: ErrorDetails, text: str, label: str) -> InputError:
         text_message = unknown_key_message(loc, _allowed_keys(loc))
     elif len(loc) == 1 and loc[0] in ("gpu", "psu", "circuit"):
         text_message = _array_of_tables_message(str(loc[0]), detail) or text_message
-    from planner.tomlpos import line_of
+    from planner.util.tomlpos import line_of
 
     return InputError(text_message, file=label, line=line_of(text, loc), key=location(loc))
 

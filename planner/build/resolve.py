@@ -13,7 +13,6 @@ from pydantic_core import ValidationError
 from planner.build.base_system import BaseItem, base_system
 from planner.catalog import Catalog, did_you_mean
 from planner.catalog.prices import PriceOrigin, for_market
-from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.build import BuildFile, Extras, Region, Workload
 from planner.models.parts import (
     DERIVED_FIELDS,
@@ -29,7 +28,8 @@ from planner.models.parts import (
     Riser,
     derived_from,
 )
-from planner.validation import location, message
+from planner.util.errors import CatalogError, InputError, UnknownPartError
+from planner.util.validation import location, message
 
 P = TypeVar("P", bound=Part)
 
@@ -112,7 +112,7 @@ class Resolver:
         self.price_origins: dict[str, PriceOrigin] = {}
 
     def error(self, msg: str, loc: tuple[str | int, ...]) -> InputError:
-        from planner.tomlpos import line_of
+        from planner.util.tomlpos import line_of
 
         line = line_of(self.text, loc) if self.text else None
         return InputError(msg, file=self.label, line=line, key=location(loc))
@@ -323,7 +323,7 @@ def resolve(spec: BuildFile, raw: dict[str, Any], catalog: Catalog, *, label: st
         outlet = r.part("outlet", c.outlet, ("circuit", i, "outlet"), Outlet)
         circuits.append(CircuitUse(c.name, outlet, c.other_load))
     if not circuits:
-        from planner.config import default_region
+        from planner.util.config import default_region
 
         chosen = spec.region or region or default_region() or DEFAULT_REGION
         outlet_id = DEFAULT_OUTLETS[chosen]

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from planner import __version__
-from planner.record import Record, nested_records
+from planner.util.record import Record, nested_records
 
 ENV = "PLANNER_CACHE_DIR"  # "" switches caching off
 FORMAT = 2  # of the cache files: a header line, then the JSON body
@@ -80,7 +80,8 @@ def _models_stamp() -> str:
     """Changes whenever the code that validates entries changes (its content, not its file times)."""
     here = Path(__file__).resolve().parent.parent  # planner/
     hasher = hashlib.blake2b(__version__.encode(), digest_size=16)
-    for name in ("models/base.py", "models/parts.py", "models/workloads.py", "record/core.py", "units.py", "units.txt"):
+    for name in ("models/base.py", "models/parts.py", "models/workloads.py", "util/record/core.py", "util/units.py",
+                 "util/units.txt"):
         hasher.update((here / name).read_bytes())
     return hasher.hexdigest()
 
@@ -139,8 +140,8 @@ def read_raw(cached: CacheFile) -> dict[str, Any] | None:
 def write(cached: CacheFile, raw: dict[str, Any], valid: dict[str, Any]) -> None:
     """Best effort: a read-only or full disk only means the next run parses the TOML again. The raw tables
     go to a second file, written first, since most runs never read them."""
-    from planner.errors import InputError
-    from planner.fileio import atomic_write
+    from planner.util.errors import InputError
+    from planner.util.fileio import atomic_write
 
     invalid = {part_id: data for part_id, data in raw.items() if part_id not in valid}
     try:
@@ -160,8 +161,8 @@ def write(cached: CacheFile, raw: dict[str, Any], valid: dict[str, Any]) -> None
 def _bytes(path: Path) -> bytes:
     """A file's bytes through the planner's one bounded reader; OSError when it is no regular file, is too
     large or cannot be read (the caller then parses the catalog file, which says why, or rebuilds the cache)."""
-    from planner.errors import InputError
-    from planner.fileio import read_bytes
+    from planner.util.errors import InputError
+    from planner.util.fileio import read_bytes
 
     try:
         return read_bytes(path)

@@ -13,8 +13,8 @@ from planner.catalog.prices import DEFAULT_MARKET, Market, for_market
 from planner.catalog.read import CatalogFiles, Entry, make_entry, parse_part
 from planner.catalog.sources import default_dirs, display_path, origin
 from planner.catalog.words import PartWords, suggest_parts
-from planner.errors import CatalogError, InputError, UnknownPartError
 from planner.models.parts import KIND_MODELS, Part
+from planner.util.errors import CatalogError, InputError, UnknownPartError
 
 if TYPE_CHECKING:
     from planner.catalog.prices import UserPrice

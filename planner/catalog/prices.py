@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
 
 from planner.catalog.sources import display_path
 from planner.catalog.words import did_you_mean
-from planner.errors import InputError
+from planner.util.errors import InputError
 
 if TYPE_CHECKING:
     from planner.catalog.read import Entry
@@ -153,7 +153,7 @@ class PricedCatalog(Protocol):
 
 def default_path() -> Path:
     """`prices.toml` in the user's config directory (beside the settings file)."""
-    from planner.config import config_path
+    from planner.util.config import config_path
 
     return config_path().with_name(FILE_NAME)
 
@@ -161,7 +161,7 @@ def default_path() -> Path:
 def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice]:
     """The prices of one file, by id, validated in shape (not yet against a catalog)."""
     label = label or str(path)
-    from planner import tomlfile
+    from planner.util import tomlfile
 
     if not path.exists() and not path.is_symlink():
         raise InputError("no such price file", file=label)
@@ -169,7 +169,7 @@ def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice
     data = tomlfile.loads(text, label)
 
     def fail(message: str, *key: str) -> InputError:
-        from planner.tomlpos import line_of
+        from planner.util.tomlpos import line_of
 
         return InputError(message, file=label, line=line_of(text, key) if key else None,
                           key=".".join(key) or None)
@@ -181,8 +181,8 @@ def read_price_file(path: Path, label: str | None = None) -> dict[str, UserPrice
     table = data.get("prices", {})
     if not isinstance(table, dict):
         raise fail("expected a table of prices by part id", "prices")
-    from planner.tomlpos import line_of
-    from planner.units import to_canonical
+    from planner.util.tomlpos import line_of
+    from planner.util.units import to_canonical
 
     found: dict[str, UserPrice] = {}
     for part_id, entry in table.items():

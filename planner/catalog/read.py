@@ -12,13 +12,13 @@ from typing import Any, TypeVar, cast
 
 from pydantic_core import ValidationError
 
-from planner import tomlfile
 from planner.catalog import cache
 from planner.catalog.sources import default_dirs, display_path, is_imported, listing, override_order, user_dir
 from planner.catalog.words import PartWords, part_words
-from planner.errors import CatalogError
 from planner.models.parts import KIND_FILES, KIND_MODELS, Part
-from planner.validation import first_problem, problems
+from planner.util import tomlfile
+from planner.util.errors import CatalogError
+from planner.util.validation import first_problem, problems
 
 T = TypeVar("T")
 
@@ -256,7 +256,7 @@ def _read_text(path: Path) -> str:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """Parse one catalog file (planner/tomlfile.py); any problem becomes a CatalogError, with the line when
+    """Parse one catalog file (planner/util/tomlfile.py); any problem becomes a CatalogError, with the line when
     it is known."""
     return tomlfile.loads(_read_text(path), display_path(path), CatalogError)
 

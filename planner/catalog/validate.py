@@ -12,9 +12,9 @@ from typing import NamedTuple
 from planner.catalog.read import CatalogFiles, validate_part
 from planner.catalog.sources import display_path, inside, listing
 from planner.catalog.words import did_you_mean
-from planner.errors import CatalogError
 from planner.kinds import KIND_FILES
 from planner.models.parts import KIND_MODELS
+from planner.util.errors import CatalogError
 
 
 class Survey(NamedTuple):

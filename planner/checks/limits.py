@@ -11,9 +11,9 @@ different kinds, or a card that throttles anyway).
 from collections.abc import Callable, Sequence
 
 from planner.build.resolve import ResolvedBuild
-from planner.fmt import gpu_labels
 from planner.models.parts import GpuBoard
 from planner.physics import params
+from planner.util.fmt import gpu_labels
 
 Limits = tuple[float, ...]  # one per [[gpu]] table, in file order
 Feasible = Callable[[Limits], bool]

@@ -16,13 +16,13 @@ Limits are set per `[[gpu]]` table of the build file (all cards of a table share
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from planner import tomlfile
 from planner.build.resolve import ResolvedBuild
 from planner.catalog import Catalog
 from planner.checks.engine.context import Context, Settings
 from planner.checks.engine.findings import Change, Finding
 from planner.checks.engine.registry import codes_reading, informing, registered
 from planner.checks.limits import Limits, alike_tables, candidates, describe, per_table, search_limits, with_limits
+from planner.util import tomlfile
 
 ProblemKey = tuple[str, str, tuple[str, ...]]  # code, severity, subject
 
@@ -102,7 +102,7 @@ def optimize(build: ResolvedBuild, catalog: Catalog, settings: Settings | None =
     can clear, maximising the build's estimated throughput. `now`: the
     codes of the build's own such problems and its estimated throughput, when the caller knows them."""
     if not build.gpus:
-        from planner.errors import InputError
+        from planner.util.errors import InputError
 
         raise InputError("has no GPUs: there is no power limit to optimise", file=build.file)
     settings = settings or Settings()

@@ -22,7 +22,7 @@ from planner.build.parts_list import parts_list
 from planner.build.resolve import ResolvedBuild
 from planner.checks.engine.context import Context, changed_context
 from planner.checks.engine.findings import Change, Finding, Fix
-from planner.fmt import usd
+from planner.util.fmt import usd
 
 MAX_STEPS = 4
 #: The order a builder fixes things in: what the parts physically allow first, then the wall, then the PSU,
@@ -214,7 +214,7 @@ def _step_text(ctx: Context, step: PlanStep) -> str:
     """A step in a few words: power limits from the changes themselves (the optimiser's fix words its own
     effects, which the plan states once for the whole), anything else as its check words it."""
     if step.changes and all(c.path.endswith(".power_limit") for c in step.changes):
-        from planner.fmt import gpu_labels
+        from planner.util.fmt import gpu_labels
 
         specs = {int(c.path.split("[")[1].split("]")[0]): c.value for c in step.changes}
         values = sorted(set(specs.values()))

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from planner.checks.case_fit import cases_for
 from planner.checks.engine.context import Context
 from planner.checks.engine.findings import Change, Fix
-from planner.fmt import gpu_labels, price_text, watts
 from planner.models.parts import Outlet, Psu
 from planner.physics import params
 from planner.physics.power import rated_watts, runs_on
+from planner.util.fmt import gpu_labels, price_text, watts
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog

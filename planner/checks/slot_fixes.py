@@ -15,12 +15,12 @@ from planner.build.resolve import GpuInstance
 from planner.checks.case_fit import cases_for, takes_board
 from planner.checks.engine.context import Context
 from planner.checks.engine.findings import Change, Fix
-from planner.errors import CatalogError, UnknownPartError
-from planner.fmt import price_text
 from planner.models.parts import Case, Cpu, GpuBoard, GpuChip, Motherboard, Riser
 from planner.placement.from_build import problem_of
 from planner.placement.layout import CARD_SLOT_SIZE, OPEN_AIR_COOLERS, CardNeed, Layout
 from planner.placement.solver import Problem, solve_within
+from planner.util.errors import CatalogError, UnknownPartError
+from planner.util.fmt import price_text
 
 MAX_FIXES = 2  # suggestions of each sort
 MAX_TRIES = 8  # candidates re-checked as whole builds, at most, for each sort

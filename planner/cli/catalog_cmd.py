@@ -10,9 +10,9 @@ from pathlib import Path
 
 from planner.catalog import Catalog, builtin_dir, default_dirs
 from planner.cli.common import catalog_from, console, rich_stdout, write_json
-from planner.errors import CatalogError, ExitCode, InputError, UnknownPartError
-from planner.fmt import printable
 from planner.models.parts import KIND_MODELS, GpuBoard, GpuChip, Part
+from planner.util.errors import CatalogError, ExitCode, InputError, UnknownPartError
+from planner.util.fmt import printable
 
 
 def run_catalog(args: argparse.Namespace) -> int:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.common import catalog_from, rich_stdout, write_json
-from planner.errors import ExitCode, InputError, PlannerError
 from planner.report import Report, to_json
+from planner.util.errors import ExitCode, InputError, PlannerError
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog

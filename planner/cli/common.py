@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planner.errors import CatalogError
+from planner.util.errors import CatalogError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -46,7 +46,7 @@ def apply_market(catalog: Catalog, args: argparse.Namespace) -> None:
     (read when the first part is priced, so a problem in the file is the error of the build that needed it),
     else any. The one place a command sets it."""
     from planner.catalog.prices import DEFAULT_MARKET
-    from planner.config import default_market
+    from planner.util.config import default_market
 
     market: Market | None = getattr(args, "market", None)
     if market is not None:
@@ -57,7 +57,7 @@ def apply_market(catalog: Catalog, args: argparse.Namespace) -> None:
 
 def warn_skipped(problem: CatalogError) -> None:
     """A broken file in the per-user catalog directory is skipped; say so once, on stderr."""
-    from planner.fmt import printable
+    from planner.util.fmt import printable
 
     print(f"planner: warning: {printable(str(problem))}; skipped this file of your catalog directory", file=sys.stderr)
 
@@ -66,7 +66,7 @@ def write_json(data: Any, **options: Any) -> None:
     """Data as indented JSON on stdout in one write: `json.dump` writes every token separately, which
     costs a system call each when stdout is unbuffered (PYTHONUNBUFFERED, some CI runners). Control and
     bidi characters come out as `\\uXXXX` escapes (the same data), never raw on a terminal."""
-    from planner.fmt import json_printable
+    from planner.util.fmt import json_printable
 
     sys.stdout.write(json_printable(json.dumps(data, indent=2, ensure_ascii=False, **options)) + "\n")
 
@@ -99,9 +99,9 @@ def write_output(output: Path | None, text: str, *, force: bool, executable: boo
         sys.stdout.write(text)
         return
     assert output is not None
-    from planner.fileio import atomic_write
+    from planner.util.fileio import atomic_write
 
     atomic_write(output, text, force=force, executable=executable)
-    from planner.fmt import printable
+    from planner.util.fmt import printable
 
     print(f"wrote {printable(str(output))}", file=sys.stderr)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from planner.errors import ExitCode
+from planner.util.errors import ExitCode
 
 
 def _sub_actions(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

@@ -8,9 +8,9 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.common import catalog_from, write_json
-from planner.errors import ExitCode
-from planner.fmt import num, printable
 from planner.report import Report
+from planner.util.errors import ExitCode
+from planner.util.fmt import num, printable
 
 if TYPE_CHECKING:
     from planner.build.resolve import ResolvedBuild
@@ -21,7 +21,7 @@ def run_diff(args: argparse.Namespace) -> int:
     from planner.checks.engine.context import Settings
 
     if str(args.old) == "-" and str(args.new) == "-":
-        from planner.errors import InputError
+        from planner.util.errors import InputError
 
         raise InputError("only one of the two builds can come from stdin (-)")
     catalog = catalog_from(args)

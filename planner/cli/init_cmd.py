@@ -7,8 +7,8 @@ import shlex
 import sys
 
 from planner.cli.common import catalog_from, to_stdout, write_output
-from planner.errors import ExitCode, InputError
-from planner.fmt import printable
+from planner.util.errors import ExitCode, InputError
+from planner.util.fmt import printable
 
 #: The starter: the parts of the repository's passing examples (pass-dual-3090-wrx80.toml,
 #: pass-quad-3090-turbo-wrx80.toml), with 2-slot blower cards so that up to four fit the 7-slot board.

@@ -7,7 +7,7 @@ import argparse
 import json
 
 from planner.cli.common import catalog_from, write_output
-from planner.errors import ExitCode
+from planner.util.errors import ExitCode
 
 
 def run_lab(args: argparse.Namespace) -> int:
@@ -17,7 +17,7 @@ def run_lab(args: argparse.Namespace) -> int:
     usage = Usage.of(args.hours_per_day, args.utilization, args.electricity, args.cloud_price)
     catalog = catalog_from(args)
     report = check_lab(args.file, catalog, usage)  # a PlannerError becomes one sentence and exit 2 in main()
-    from planner.fmt import json_printable, printable
+    from planner.util.fmt import json_printable, printable
 
     if args.format == "json":
         text = json_printable(json.dumps(lab_json(report), indent=2, ensure_ascii=False)) + "\n"

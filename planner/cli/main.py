@@ -1,5 +1,5 @@
 """`planner` command line. `main(argv) -> int` so tests call it in-process; stdout is data, stderr
-diagnostics; exit codes from planner.errors.ExitCode."""
+diagnostics; exit codes from planner.util.errors.ExitCode."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Any, NoReturn
 
 from planner import __version__
 from planner.cli.common import add_market_option
-from planner.errors import ExitCode, PlannerError
 from planner.kinds import ALIASES
+from planner.util.errors import ExitCode, PlannerError
 
 REGIONS = ["us", "eu", "uk", "jp", "cn", "au"]
 #: Plural and short names accepted for catalog kinds (`planner catalog list gpus`): the kinds' declarations.
@@ -27,7 +27,7 @@ class Parser(argparse.ArgumentParser):
     nor act on the terminal (the stream's escaping, planner/cli/terminal.py, keeps newlines)."""
 
     def error(self, message: str) -> NoReturn:
-        from planner.fmt import printable
+        from planner.util.fmt import printable
 
         super().error(printable(message))
 
@@ -561,7 +561,7 @@ def _main(argv: list[str], loaded: Callable[[], None] | None) -> int:
             loaded()
         return run(args)
     except PlannerError as error:
-        from planner.fmt import printable
+        from planner.util.fmt import printable
 
         print(f"planner: {printable(str(error))}", file=sys.stderr)
         return ExitCode.BAD_INPUT
@@ -577,7 +577,7 @@ def _unknown_command(name: str) -> int:
 
     close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
     hint = f"; did you mean `planner {close[0]}`?" if close else f"; the commands are {', '.join(COMMANDS)}"
-    from planner.fmt import printable
+    from planner.util.fmt import printable
 
     print(f"planner: unknown command {printable(name[:40])!r}{hint}", file=sys.stderr)
     return ExitCode.BAD_INPUT

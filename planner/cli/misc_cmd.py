@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from planner.cli.common import catalog_from, write_json, write_output
-from planner.errors import ExitCode
+from planner.util.errors import ExitCode
 
 
 def run_schema(args: argparse.Namespace) -> int:
@@ -23,7 +23,7 @@ def run_export(args: argparse.Namespace) -> int:
     from planner.api import check, load_build
     from planner.checks.engine.context import Settings
     from planner.export.formats import FORUM, HTML_FORMAT, SCRIPT_FORMATS, export
-    from planner.fmt import printable
+    from planner.util.fmt import printable
 
     catalog = catalog_from(args)
     build = load_build(args.file, catalog, args.region)

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from planner.checks.engine.findings import Change
 from planner.cli.common import catalog_from, write_json, write_output
-from planner.errors import ExitCode, InputError
-from planner.fmt import printable
+from planner.util.errors import ExitCode, InputError
+from planner.util.fmt import printable
 
 if TYPE_CHECKING:
     from planner.build.resolve import ResolvedBuild

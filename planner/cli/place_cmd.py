@@ -9,9 +9,9 @@ from typing import Any
 
 from planner.build.resolve import ResolvedBuild
 from planner.cli.common import catalog_from, write_json
-from planner.errors import ExitCode
-from planner.fmt import json_printable, printable
 from planner.placement import Placement
+from planner.util.errors import ExitCode
+from planner.util.fmt import json_printable, printable
 
 
 def run_place(args: argparse.Namespace) -> int:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planner.errors import ExitCode, InputError
-from planner.fmt import printable
+from planner.util.errors import ExitCode, InputError
+from planner.util.fmt import printable
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
@@ -173,8 +173,8 @@ def run_recommend(args: argparse.Namespace) -> int:
 
 
 def _model(catalog: Catalog, model_id: str) -> Any:
-    from planner.errors import UnknownPartError
     from planner.models.workloads import WorkloadModel
+    from planner.util.errors import UnknownPartError
 
     try:
         return catalog.typed("llm", model_id, WorkloadModel)
@@ -199,8 +199,8 @@ def _pick(rec: Recommendation, sort: str, pick: int, *, need_board: bool) -> Can
 
 
 def _write_plot(path: Path, rec: Recommendation, force: bool) -> None:
-    from planner.fileio import atomic_write
     from planner.recommend.plot import svg_chart
+    from planner.util.fileio import atomic_write
 
     title = f"Performance per $1,000 vs memory: {rec.model.name if rec.model else rec.workload} ({rec.basis})"
     atomic_write(path, svg_chart(rec.by_value, title), force=force)

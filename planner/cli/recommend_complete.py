@@ -9,9 +9,9 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from planner.errors import ExitCode, InputError
-from planner.fmt import num, printable, usd
 from planner.recommend.plot import label
+from planner.util.errors import ExitCode, InputError
+from planner.util.fmt import num, printable, usd
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog
@@ -134,9 +134,9 @@ def _into(args: argparse.Namespace, catalog: Catalog, chosen: Candidate | None, 
     from planner.build.buildfile import read_text
     from planner.checks.engine.context import Settings
     from planner.cli.render_text import render_report
-    from planner.fileio import atomic_write
     from planner.recommend.complete import option_text
     from planner.report import to_json
+    from planner.util.fileio import atomic_write
 
     if chosen is None or chosen.board is None:
         raise InputError("no option " + ("could be completed" if args.complete else "fits")

@@ -6,13 +6,13 @@ from collections import Counter
 from dataclasses import asdict
 from typing import Any
 
-from planner.fmt import num, printable, usd
 from planner.recommend import params
 from planner.recommend.decode import ENGINE_LABELS
 from planner.recommend.memory import MemoryNeed
 from planner.recommend.plot import label
 from planner.recommend.rank import Candidate, Recommendation
 from planner.recommend.tco import BuildCost, Tco
+from planner.util.fmt import num, printable, usd
 
 #: How each kind of exclusion is counted in the text summary.
 EXCLUSIONS = {"memory": "too little memory", "budget": "over budget", "build": "do not fit the build",

@@ -9,8 +9,8 @@ from rich.text import Text
 
 from planner.catalog.prices import dates_text, markets_text, stale_line
 from planner.cli.common import console
-from planner.fmt import num, percent, printable, usd, watts
 from planner.report import Report
+from planner.util.fmt import num, percent, printable, usd, watts
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _VERDICT = {"pass": "bold green", "warn": "bold yellow", "fail": "bold red"}

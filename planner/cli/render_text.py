@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from planner.catalog.prices import dates_text, markets_text, stale_line
-from planner.fmt import num, percent, printable, usd, watts
 from planner.report import Report, Summary, price_facts
+from planner.util.fmt import num, percent, printable, usd, watts
 
 _MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
 

@@ -8,8 +8,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.common import write_json, write_output
-from planner.errors import ExitCode, InputError
-from planner.fmt import printable
+from planner.util.errors import ExitCode, InputError
+from planner.util.fmt import printable
 
 if TYPE_CHECKING:
     from planner.catalog import Catalog

@@ -2,7 +2,7 @@
 about start-up cost, not about planning, kept in this one module (`planner` and `python -m planner` enter
 here; tests and other callers use `planner.cli.main.main`).
 
-The check path loads pydantic-core but not pydantic (planner/record/core.py says why), so pydantic's plugin
+The check path loads pydantic-core but not pydantic (planner/util/record/core.py says why), so pydantic's plugin
 loader and the importlib.metadata it imports are never loaded; tests/test_startup.py holds both.
 """
 

@@ -1,7 +1,7 @@
 """The terminal channel: everything the CLI prints goes through one escaping rule, applied at the stream.
 
 While a command runs, `sys.stdout` and `sys.stderr` are wrapped so that every control, C1, bidi and separator
-character (`planner.fmt.UNSAFE_CHARS`) that reaches them is written as its escape (`\\x1b`, `\\u202e`): a
+character (`planner.util.fmt.UNSAFE_CHARS`) that reaches them is written as its escape (`\\x1b`, `\\u202e`): a
 name, a file name, an id or an option a user typed (argparse echoes "unrecognized arguments" and bad
 choices) can never clear the screen, retitle the terminal, hide the rest of a line or reorder it. Newlines
 and tabs pass (the planner's own lines; `catalog list` is tab-separated when piped). Names are still made one
@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any, TextIO
 
-from planner.fmt import UNSAFE_CHARS
+from planner.util.fmt import UNSAFE_CHARS
 
 
 @cache

@@ -14,8 +14,8 @@ from planner.build.parts_list import Row, parts_list, total_cents
 from planner.build.resolve import ResolvedBuild
 from planner.catalog.prices import dates_text, price_dates, stale_before, stale_line
 from planner.export.share import SharedRow, power_lines, shared_rows, totals, without_path
-from planner.fmt import printable
 from planner.kinds import label as kind_label
+from planner.util.fmt import printable
 
 if TYPE_CHECKING:
     from planner.placement import Placement

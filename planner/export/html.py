@@ -21,13 +21,13 @@ from planner.catalog import Catalog
 from planner.checks.engine.context import Context, Settings
 from planner.export.formats import _notes, _price_tag
 from planner.export.share import power_lines, shared_rows, totals, without_paths
-from planner.fmt import gpu_labels, percent, printable, usd, watts
 from planner.physics import params
 from planner.physics.slowdown import relative_perf, workload_kind
 from planner.physics.transients import capability
 from planner.placement.layout import layout_of, slot_lanes
 from planner.placement.mounts import GpuMount
 from planner.report import Report
+from planner.util.fmt import gpu_labels, percent, printable, usd, watts
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 _ENV: Environment | None = None

@@ -14,10 +14,10 @@ import re
 from typing import Any
 
 from planner.export.html import SEVERITY_ORDER, _env, usd_cents
-from planner.fmt import percent, printable
 from planner.lab import params
 from planner.lab.lab import LimitRow
 from planner.lab.report import MARKET_WORDS, LabReport
+from planner.util.fmt import percent, printable
 
 BTU_PER_W = params.BTU_PER_W.value
 

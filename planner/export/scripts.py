@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.build.resolve import ResolvedBuild
-from planner.fmt import UNSAFE_CHARS
+from planner.util.fmt import UNSAFE_CHARS
 
 if TYPE_CHECKING:
     from planner.placement import Placement
@@ -34,7 +34,7 @@ _UNSAFE = re.compile(f"[\n{UNSAFE_CHARS}]+")
 
 def _plain(text: str) -> str:
     """Text safe to put on one comment line or in a unit's Description: no control, line-breaking or bidi
-    character (planner.fmt.UNSAFE_CHARS), each run of them one space."""
+    character (planner.util.fmt.UNSAFE_CHARS), each run of them one space."""
     return _UNSAFE.sub(" ", text).strip()
 
 
@@ -51,7 +51,7 @@ def limits_in_bus_order(build: ResolvedBuild, placement: Placement | None = None
     first). A card with no slot in this build has no index that could be trusted and is left out (see
     `unplaced`). `placement`: the one the build was checked with (`api.check`), else it is placed here."""
     if not build.gpus:
-        from planner.errors import InputError
+        from planner.util.errors import InputError
 
         raise InputError("has no GPUs: there is no power limit to export", file=build.file)
     if placement is None:

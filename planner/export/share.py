@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from planner.build.parts_list import Row, owned_quantities, parts_list
 from planner.build.resolve import ResolvedBuild
-from planner.fmt import gpu_labels, percent, watts
+from planner.util.fmt import gpu_labels, percent, watts
 
 if TYPE_CHECKING:
     from planner.report import Summary

@@ -9,15 +9,15 @@ import itertools
 from typing import Any, NamedTuple
 
 from planner.api import Catalog, Report, check_build
-from planner.errors import InputError
 from planner.lab import assign, load, params
 from planner.lab.power import Line, Node, connection, imbalance, loads
 from planner.lab.spec import LabFile
 from planner.models.parts import Outlet
 from planner.physics.efficiency import wall_draw
 from planner.physics.power import rated_watts
-from planner.tomlpos import line_of
-from planner.validation import location
+from planner.util.errors import InputError
+from planner.util.tomlpos import line_of
+from planner.util.validation import location
 
 Verdict = str
 
@@ -93,7 +93,7 @@ class Room:
         self._check_ups_and_network()
 
     def _part(self, kind: str, part_id: str, where: tuple[str | int, ...]) -> Any:
-        from planner.errors import PlannerError
+        from planner.util.errors import PlannerError
 
         try:
             return self.catalog.get(kind, part_id)
@@ -145,7 +145,7 @@ class Room:
                           key=location(where) if where else None)
 
     def _build_nodes(self) -> None:
-        from planner.errors import PlannerError
+        from planner.util.errors import PlannerError
 
         spec = self.spec
         for i, c in enumerate(spec.circuit):

@@ -9,11 +9,9 @@ from typing import Any
 
 from pydantic_core import ValidationError
 
-from planner import tomlfile
 from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
-from planner.errors import InputError
 from planner.lab.spec import (
     BankSpec,
     CircuitSpec,
@@ -27,9 +25,11 @@ from planner.lab.spec import (
     TrainingSpec,
     UpsSpec,
 )
-from planner.record import Record
-from planner.tomlpos import line_of
-from planner.validation import location, message
+from planner.util import tomlfile
+from planner.util.errors import InputError
+from planner.util.record import Record
+from planner.util.tomlpos import line_of
+from planner.util.validation import location, message
 
 MAX_BYTES = 1_000_000
 

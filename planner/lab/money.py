@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.build.parts_list import Row, owned_quantities, parts_list
 from planner.catalog.prices import Market, is_stale
-from planner.errors import InputError
 from planner.lab import load, params
 from planner.models.parts import Cable, Part
 from planner.recommend import params as tco_params
 from planner.recommend.tco import Tco, cloud_vs_buy, hours_from
+from planner.util.errors import InputError
 
 if TYPE_CHECKING:
     from planner.build.resolve import ResolvedBuild

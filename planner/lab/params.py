@@ -1,6 +1,6 @@
 """The lab's parameters, each with its source and why (as physics/params.py)."""
 
-from planner.parameter import Param, Table
+from planner.util.parameter import Param, Table
 
 #: The continuous-load rule by region for a feed the lab file declares without one: share of the breaker a
 #: continuous load may use.

@@ -3,7 +3,7 @@
 from typing import Any, Literal
 
 from planner.models.build import Region
-from planner.record import Field, Record, StrictInt
+from planner.util.record import Field, Record, StrictInt
 
 MAX_MACHINES = 64  # instances in all; a lab is three to twenty machines, a row of racks at most
 

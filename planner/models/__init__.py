@@ -1,4 +1,4 @@
-"""The models of parts (catalog entries) and build files: records (planner/record/) validated by pydantic-core;
+"""The models of parts (catalog entries) and build files: records (planner/util/record/) validated by pydantic-core;
 quantities are canonical floats."""
 
 from planner.models.build import BuildFile, CircuitSpec, Extras, GpuSpec, PsuSpec

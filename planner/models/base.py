@@ -3,8 +3,8 @@ the workload models (`workloads.py`)."""
 
 from typing import Annotated, Literal, Self
 
-from planner.record import Field, Record, model_validator
-from planner.units import Price
+from planner.util.record import Field, Record, model_validator
+from planner.util.units import Price
 
 #: A price date: YYYY-MM or YYYY-MM-DD.
 DATE_PATTERN = r"^(19|20)\d\d-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$"

@@ -4,8 +4,8 @@ from typing import Annotated, Any, Literal
 
 from planner.kinds import ACCESSORIES
 from planner.models.parts import RamType
-from planner.record import Field, JsonSchema, Record, StrictInt
-from planner.units import Power, Temperature
+from planner.util.record import Field, JsonSchema, Record, StrictInt
+from planner.util.units import Power, Temperature
 
 Workload = Literal["llm-inference", "llm-finetune", "llm-train", "image-generation", "vision-train", "general"]
 Region = Literal["us", "eu", "uk", "jp", "cn", "au"]

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from typing import Annotated, Literal, Self
 
 from planner.kinds import KIND_FILES as KIND_FILES  # re-exported: the kinds and their files
-from planner.memo import per_part
 from planner.models.base import Part as Part  # re-exported: the base of every part kind
 from planner.models.workloads import WorkloadModel
-from planner.record import Field, Record, model_validator
-from planner.units import (
+from planner.util.memo import per_part
+from planner.util.record import Field, Record, model_validator
+from planner.util.units import (
     Airflow,
     Bandwidth,
     Cache,

@@ -10,8 +10,8 @@ in billions, as model cards quote them.
 from typing import Literal, NamedTuple, Self
 
 from planner.models.base import Part
-from planner.record import Field, model_validator
-from planner.units import Memory
+from planner.util.record import Field, model_validator
+from planner.util.units import Memory
 
 #: A dense LLM's parameter count derived from its architecture may differ from the published count by
 #: biases, norms and rounding; more than this means a figure was mistyped.

@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from planner.build.resolve import GpuInstance
-from planner.memo import per_part
 from planner.models.parts import Psu, SocketUse
 from planner.physics import params
+from planner.util.memo import per_part
 
 PCIE, HPWR, EPS = "pcie-8pin", "12vhpwr", "eps-8pin"
 SOCKET = "socket"  # PlugUse.short's key for the shared modular sockets

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 import networkx as nx
 
 from planner.build.resolve import ResolvedBuild
-from planner.fmt import num, watts
 from planner.physics import params
 from planner.physics.connectors import (
     EPS,
@@ -44,6 +43,7 @@ from planner.physics.connectors import (
 from planner.physics.delivery import BOARD_PSU
 from planner.physics.efficiency import lowest_efficiency
 from planner.physics.power import DcBudget, psu_rating
+from planner.util.fmt import num, watts
 
 if TYPE_CHECKING:
     from networkx import DiGraph

@@ -7,8 +7,8 @@ A user who doubts a number should find it here in a minute. Values are canonical
 """
 
 
-from planner.parameter import Param as Param  # re-exported: params.Param names the type
-from planner.parameter import Table as Table
+from planner.util.parameter import Param as Param  # re-exported: params.Param names the type
+from planner.util.parameter import Table as Table
 
 # -- DC power budget (README: DC budget) ---------------------------------------------------------------------
 BOARD_POWER = Param(

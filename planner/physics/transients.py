@@ -14,10 +14,10 @@ check compares the windows from 1 ms up; bulk capacitors ride the shorter spikes
 from typing import NamedTuple
 
 from planner.build.resolve import GpuInstance
-from planner.fmt import percent, watts
-from planner.memo import per_part
 from planner.models.parts import Excursions, GpuBoard, GpuChip, Psu
 from planner.physics import params
+from planner.util.fmt import percent, watts
+from planner.util.memo import per_part
 
 WINDOWS = params.EXCURSION_WINDOWS
 

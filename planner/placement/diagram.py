@@ -14,9 +14,9 @@ the GPUs with no mount. Plain text, every name in it one line (`fmt.printable`),
 from __future__ import annotations
 
 from planner.build.resolve import ResolvedBuild
-from planner.fmt import printable
 from planner.placement.layout import Layout, SlotSite, layout_of, slot_lanes, uplink_gen
 from planner.placement.mounts import GpuMount, Placement
+from planner.util.fmt import printable
 
 
 def slot_diagram(build: ResolvedBuild, placement: Placement) -> str:

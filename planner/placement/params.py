@@ -1,6 +1,6 @@
 """Parameters of the placement model (slots, lanes, the PCIe tree), each with its source and why."""
 
-from planner.parameter import Param
+from planner.util.parameter import Param
 
 # -- Placement, lanes and risers (README: Placement; planner/placement/, planner/checks/rules/slot.py, riser.py) -------
 OPEN_AIR_GAP_CAP = Param(

@@ -38,9 +38,9 @@ import itertools
 from functools import cache
 from typing import NamedTuple
 
-from planner.errors import InputError
 from planner.placement import params
 from planner.placement.layout import CardNeed, Layout, covered, slot_lanes
+from planner.util.errors import InputError
 
 #: Compared as a whole, larger is better: (placed, links from the narrowest (`link_value`), cooling, tie-break).
 Score = tuple[int, tuple[int, ...], tuple[int, int], tuple[int, ...]]

@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from planner.build.resolve import ResolvedBuild
-from planner.fmt import printable
 from planner.placement import params as placement_params
 from planner.placement.layout import Layout, layout_of, slot_lanes, uplink_gen
 from planner.placement.mounts import Placement
+from planner.util.fmt import printable
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -22,13 +22,10 @@ from typing import NamedTuple
 
 import tomlkit
 
-from planner import tomlfile
 from planner.build import buildfile
 from planner.build.resolve import ResolvedBuild, resolve
 from planner.catalog import Catalog
 from planner.checks.engine.context import Settings
-from planner.errors import InputError
-from planner.fmt import num, usd
 from planner.models.parts import GpuBoard, GpuChip
 from planner.recommend import decode, params, perf
 from planner.recommend.fit import BuildFit
@@ -49,6 +46,9 @@ from planner.recommend.rank import (
 )
 from planner.solve import SolveResult, parse_partial, platform_spend, solve
 from planner.solve.partial import Partial
+from planner.util import tomlfile
+from planner.util.errors import InputError
+from planner.util.fmt import num, usd
 
 #: Smaller weight formats tried, best quality first, when an LLM fits nowhere at the default format.
 SMALLER_FORMATS = ("q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0")

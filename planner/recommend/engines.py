@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from planner.errors import InputError
+from planner.util.errors import InputError
 
 DATA = Path(__file__).with_name("engines.toml")
 Parallel = Literal["layer", "tensor"]

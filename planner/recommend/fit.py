@@ -17,9 +17,9 @@ from planner.catalog import Catalog
 from planner.checks.engine.context import Settings
 from planner.checks.engine.findings import Finding
 from planner.checks.engine.runner import run_checks
-from planner.errors import InputError
 from planner.models.build import Region
 from planner.models.parts import GpuBoard
+from planner.util.errors import InputError
 
 #: Check codes (docs/verdicts.md) whose errors do not depend on the GPUs.
 GPU_INDEPENDENT_CODES = frozenset({"case.form-factor", "case.psu", "outlet.inlet"})

@@ -35,7 +35,7 @@ def memory_gib(text: str) -> float:
 def amount(text: str, kind: str = "price") -> float:
     """A number, or a string with a unit ("$4,000", "40 GB"; "3k" or "$2.5k" for a price: thousands of dollars,
     as people write a budget); finite and not negative."""
-    from planner.units import to_canonical
+    from planner.util.units import to_canonical
 
     thousands = _THOUSANDS.fullmatch(text.lower()) if kind == "price" else None
     value = float(thousands.group(1)) * 1000 if thousands else to_canonical(text, kind)

@@ -12,11 +12,11 @@ from typing import Any
 
 import tomlkit
 
-from planner import tomlfile
 from planner.build.buildfile import read_text
-from planner.errors import InputError
-from planner.fileio import atomic_write
 from planner.models.build import Workload
+from planner.util import tomlfile
+from planner.util.errors import InputError
+from planner.util.fileio import atomic_write
 
 #: A complete build around the chosen cards when the user has none yet: a 7-slot WRX80 workstation
 #: board in a full tower, a 1600 W PSU on a US 15 A circuit.

@@ -35,10 +35,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from planner.errors import InputError
 from planner.models.build import Workload
 from planner.models.workloads import WorkloadModel
 from planner.recommend import engines, formats, params
+from planner.util.errors import InputError
 
 #: Old precision names; any name of planner/recommend/formats.py is accepted too.
 PRECISIONS: tuple[str, ...] = formats.NAMES

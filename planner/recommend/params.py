@@ -2,7 +2,7 @@
 cost, cloud vs buy — each with its source and why it has this value. Workload and economic figures, not physics: the
 physics models' parameters are in planner/physics/params.py."""
 
-from planner.parameter import Param, Table
+from planner.util.parameter import Param, Table
 
 # -- GPU recommendation (planner/recommend/, docs/performance-model.md) ------------------------------------------------
 # Memory need (planner/recommend/memory.py)

@@ -45,8 +45,8 @@ def desktop(catalog: Catalog, count: int, region: str | None = None) -> Desktop:
 
 
 def _solve(catalog: Catalog, count: int, region: str | None) -> Desktop:
-    from planner.errors import PlannerError
     from planner.solve import parse_partial, solve
+    from planner.util.errors import PlannerError
 
     fallback = Desktop(params.BASE_DESKTOP_PRICE.value / params.BASE_DESKTOP_GPUS.value * count, solved=False)
     if not catalog.holds("gpu", REFERENCE_ID):

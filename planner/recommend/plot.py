@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from planner.fmt import printable
 from planner.recommend.rank import Candidate
+from planner.util.fmt import printable
 
 MARKS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

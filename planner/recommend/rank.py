@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from planner.catalog import Catalog
-from planner.fmt import num, usd
 from planner.models.build import Workload
 from planner.models.parts import GpuBoard, GpuChip
 from planner.models.workloads import WorkloadModel
 from planner.recommend import decode, engines, memory, params, perf
 from planner.recommend.memory import MemoryNeed, MemoryRequest, default_shape, estimate
+from planner.util.fmt import num, usd
 
 if TYPE_CHECKING:
     from planner.recommend.fit import BuildFit

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from planner.catalog import Catalog
-from planner.errors import InputError
 from planner.models.parts import GpuBoard, GpuChip
 from planner.physics.params import WALL_EFFICIENCY
 from planner.recommend import params
+from planner.util.errors import InputError
 
 if TYPE_CHECKING:
     from planner.build.resolve import ResolvedBuild

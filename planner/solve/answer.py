@@ -4,9 +4,9 @@ completion screen). Lines are plain text; each face escapes them for its channel
 
 from __future__ import annotations
 
-from planner.fmt import usd
 from planner.report import price_facts
 from planner.solve import SolveResult
+from planner.util.fmt import usd
 
 
 def headline(result: SolveResult) -> str:

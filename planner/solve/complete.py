@@ -94,7 +94,7 @@ def to_toml(partial: Partial, raw: dict[str, Any], note: str = "added by planner
 
     document = tomlkit.parse(partial.text)
     _sync(document, raw, note)
-    from planner import tomlfile
+    from planner.util import tomlfile
 
     return tomlfile.dumps(document)  # every string and comment escaped as the one TOML writer does
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
-from planner.fmt import usd
 from planner.models.parts import Case, Cpu, Motherboard, Part, Psu
 from planner.solve.complete import Completion, RiserPlan, circuit_names, completed_raw
 from planner.solve.space import Candidate
+from planner.util.fmt import usd
 
 if TYPE_CHECKING:
     from planner.solve.search import Leaf, Outcome, Search

@@ -15,10 +15,10 @@ from typing import Any, NamedTuple
 from planner.build import buildfile
 from planner.build.resolve import DEFAULT_OUTLETS, DEFAULT_REGION, ResolvedBuild, is_owned, resolve
 from planner.catalog import Catalog
-from planner.errors import InputError
 from planner.models.build import BuildFile, PartRef, PsuSpec, Region
 from planner.models.parts import Case, Cpu, Motherboard, Psu
-from planner.record import Field
+from planner.util.errors import InputError
+from planner.util.record import Field
 
 
 class PartialBuild(BuildFile):
@@ -83,7 +83,7 @@ def parse_partial(text: str, label: str, catalog: Catalog, region: Region | None
         filled["psu"] = [stand_in]
     full = buildfile.validate(filled, text, label)
     base = resolve(full, filled, catalog, label=label, text=text, region=region)
-    from planner.config import default_region
+    from planner.util.config import default_region
 
     chosen = spec.region or region or default_region() or DEFAULT_REGION
     if len(spec.circuit) > spec.max_circuits:

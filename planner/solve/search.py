@@ -31,7 +31,6 @@ from planner.checks.engine.registry import registered
 from planner.checks.engine.runner import run_checks
 from planner.checks.platform import same_socket
 from planner.checks.rules.case import assign
-from planner.errors import InputError
 from planner.models.build import Region
 from planner.models.parts import Case, Cpu, Motherboard, Outlet, Psu, Riser
 from planner.physics.power import dc_budget, rated_watts, runs_on
@@ -39,6 +38,7 @@ from planner.solve.complete import Completion, RiserPlan, completed_raw
 from planner.solve.partial import Partial
 from planner.solve.reads import checks_at
 from planner.solve.space import FREE, Candidate, Objective, Price, Score, candidates, space_size
+from planner.util.errors import InputError
 
 MAX_PSUS = 8  # the most [[psu]] tables a build file takes
 MULTI_PSUS = 3  # the most PSUs the search that refuses warnings puts in one machine (builders stop at two or three)

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from planner.errors import InputError
-from planner.fileio import atomic_write
 from planner.models.parts import KIND_FILES
+from planner.util.errors import InputError
+from planner.util.fileio import atomic_write
 
 from .ids import whole
 from .snapshot import SNAPSHOT_COMMIT

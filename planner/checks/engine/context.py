@@ -208,7 +208,7 @@ def changed_context(unchanged: Context, changes: list[Change], fields: frozenset
     from planner.build.buildfile import validate
     from planner.build.edit import apply
     from planner.build.resolve import resolve
-    from planner.errors import InputError
+    from planner.util.errors import InputError
 
     build = unchanged.build
     data = apply(build.raw, changes)

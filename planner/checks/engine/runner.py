@@ -14,7 +14,7 @@ from planner.catalog import Catalog
 from planner.checks.engine.context import Context, Settings, changed_context
 from planner.checks.engine.findings import SEVERITY_RANK, Change, Finding
 from planner.checks.engine.registry import codes_reading_none, edit_fields, informing, registered
-from planner.errors import InputError
+from planner.util.errors import InputError
 
 
 def touched(changes: list[Change]) -> frozenset[str] | None:

@@ -18,11 +18,11 @@ from planner.checks.engine.findings import Change, Finding, Fix, estimated
 from planner.checks.engine.registry import check
 from planner.checks.links import estimated_note, placed_mounts, span
 from planner.checks.power_fixes import replacement_psus
-from planner.errors import CatalogError, UnknownPartError
-from planner.fmt import mm, names, price_text
 from planner.models.parts import MOUNT_TAKES, Case, GpuBoard, GpuChip, Psu, PsuMount
 from planner.physics import params
 from planner.placement.layout import layout_of
+from planner.util.errors import CatalogError, UnknownPartError
+from planner.util.fmt import mm, names, price_text
 
 
 def _distinct_boards(ctx: Context) -> Iterator[tuple[GpuBoard, list[str]]]:

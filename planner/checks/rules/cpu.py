@@ -18,8 +18,8 @@ from planner.checks.engine.context import Context
 from planner.checks.engine.findings import Change, Finding, Fix
 from planner.checks.engine.registry import check
 from planner.checks.platform import same_socket, supports
-from planner.fmt import names, price_text
 from planner.models.parts import Cpu, Motherboard
+from planner.util.fmt import names, price_text
 
 
 def _platform(board: Motherboard) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from planner.checks.engine.context import Context
 from planner.checks.engine.findings import Change, Finding, Fix
 from planner.checks.engine.registry import check
-from planner.fmt import names
+from planner.util.fmt import names
 
 #: How findings name a DIMM kind (`extras.ram_type`, a board's `memory_types`).
 RAM_NAMES = {"ddr4": "unbuffered DDR4", "ddr5": "unbuffered DDR5", "ddr4-rdimm": "registered DDR4 (RDIMM)",

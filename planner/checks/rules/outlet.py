@@ -11,12 +11,12 @@ from planner.checks.engine.findings import Finding, Fix, Severity
 from planner.checks.engine.registry import check
 from planner.checks.power_fixes import limit_cut_fix, move_psu_fix, outlet_fixes, second_circuit_fix
 from planner.checks.rules.psu.headroom import psu_name
-from planner.fmt import num, percent, watts
 from planner.models.parts import Outlet
 from planner.physics import params
 from planner.physics.efficiency import efficiency, wall_draw
 from planner.physics.transients import excursion
 from planner.physics.wall import CircuitDraw, Cord, cord_for
+from planner.util.fmt import num, percent, watts
 
 
 def _circuit_label(circuit: CircuitDraw) -> str:

@@ -15,12 +15,12 @@ from planner.checks.engine.context import MODEL_READS, Context
 from planner.checks.engine.findings import Change, Finding, Fix
 from planner.checks.engine.registry import check
 from planner.checks.links import lane_bandwidth, linked_mounts
-from planner.fmt import names
 from planner.models.parts import Cpu
 from planner.physics.interconnect import peer_to_peer
 from planner.placement import params as placement_params
 from planner.placement.layout import Layout, SwitchSite, layout_of, uplink_gen
 from planner.placement.mounts import GpuMount
+from planner.util.fmt import names
 
 
 @check("pcie.cpu-lanes", reads=MODEL_READS["placement"] | {"cpu"}, order=130, section="Fit",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from planner.checks.engine.context import MODEL_READS, Context
 from planner.checks.engine.findings import Change, Finding, Fix, Severity
 from planner.checks.engine.registry import check
-from planner.fmt import gpu_labels, names, percent, watts
+from planner.util.fmt import gpu_labels, names, percent, watts
 
 if TYPE_CHECKING:
     from planner.checks.optimize import Plan

@@ -16,12 +16,12 @@ from planner.checks.engine.context import MODEL_READS, Context
 from planner.checks.engine.findings import Change, Finding, Fix
 from planner.checks.engine.registry import check
 from planner.checks.links import lane_bandwidth
-from planner.fmt import mm, names
 from planner.models.parts import Riser
 from planner.placement import params as placement_params
 from planner.placement.explain import shortfall
 from planner.placement.from_build import problem_of
 from planner.placement.solver import Problem, solve_within
+from planner.util.fmt import mm, names
 
 
 def riser_problem(riser: Riser, gen: int, validated: bool = False) -> str | None:

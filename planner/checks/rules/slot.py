@@ -23,11 +23,11 @@ from planner.checks.engine.findings import Finding, Fix, Severity
 from planner.checks.engine.registry import check
 from planner.checks.links import USABLE_LANES, cost, estimated_note, fine_link, linked_mounts, placed_mounts, span
 from planner.checks.rules.riser import riser_ok
-from planner.fmt import names
 from planner.placement.explain import shortfall
 from planner.placement.from_build import problem_of
 from planner.placement.layout import layout_of, need_of, slot_lanes
 from planner.placement.mounts import GpuMount
+from planner.util.fmt import names
 
 #: Where the cards sit; the checks that state a link's speed read the CPU too (its PCIe generation).
 _PLACED = MODEL_READS["placement"]

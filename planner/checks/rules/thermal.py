@@ -11,11 +11,11 @@ from planner.checks.case_fit import takes_board
 from planner.checks.engine.context import MODEL_READS, Context
 from planner.checks.engine.findings import Change, Finding, Fix
 from planner.checks.engine.registry import check
-from planner.fmt import num, percent, price_text, watts
 from planner.models.parts import Case
 from planner.physics import params
 from planner.physics.slowdown import build_performance
 from planner.physics.thermal import BOTTOM_INTAKE, GpuThermal, Thermal, thermal_model
+from planner.util.fmt import num, percent, price_text, watts
 
 
 def _celsius(value: float) -> str:

@@ -8,7 +8,6 @@ from planner.checks.engine.findings import Finding, Fix, Severity
 from planner.checks.engine.registry import check
 from planner.checks.power_fixes import replacement_psus
 from planner.checks.rules.psu.headroom import psu_name
-from planner.fmt import gpu_labels, names, watts
 from planner.models.parts import Psu
 from planner.physics.connectors import (
     EPS,
@@ -24,6 +23,7 @@ from planner.physics.connectors import (
     socket_use,
 )
 from planner.physics.delivery import BOARD_PSU, PsuShare
+from planner.util.fmt import gpu_labels, names, watts
 
 
 @check("psu.connectors", reads=MODEL_READS["power_split"], order=180, section="Power",

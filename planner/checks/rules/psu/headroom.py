@@ -7,11 +7,11 @@ from planner.checks.engine.context import MODEL_READS, Context
 from planner.checks.engine.findings import Finding, Fix, Severity
 from planner.checks.engine.registry import check
 from planner.checks.power_fixes import high_line_psus, limit_cut_fix, replacement_psus, second_psu_fixes
-from planner.fmt import gpu_labels, num, percent, watts
 from planner.models.parts import Psu
 from planner.physics import params
 from planner.physics.delivery import BOARD_PSU, PsuShare
 from planner.physics.transients import WINDOWS, Capability, Excursion, capability, excursion
+from planner.util.fmt import gpu_labels, num, percent, watts
 
 
 def psu_name(ctx: Context, index: int) -> str:

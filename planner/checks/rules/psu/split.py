@@ -17,10 +17,10 @@ from planner.checks.engine.context import MODEL_READS, Context
 from planner.checks.engine.findings import Change, Finding, Fix
 from planner.checks.engine.registry import check
 from planner.checks.power_fixes import move_psu_fix, outlet_fixes, replacement_psus, second_circuit_fix
-from planner.fmt import gpu_labels, names, percent, watts
 from planner.models.parts import SLOT_WATTS, Psu
 from planner.physics.connectors import PCIE, shortage_words, usable_plugs
 from planner.physics.delivery import BOARD_PSU, PsuShare
+from planner.util.fmt import gpu_labels, names, percent, watts
 
 
 @check("psu.split", reads=MODEL_READS["power_split"], order=190, section="Power",

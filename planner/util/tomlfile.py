@@ -15,9 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from planner.errors import InputError
-from planner.fileio import MAX_READ, read_bytes
-from planner.fmt import UNSAFE_CHARS
+from planner.util.errors import InputError
+from planner.util.fileio import MAX_READ, read_bytes
+from planner.util.fmt import UNSAFE_CHARS
 
 #: Deepest nesting of tables and arrays accepted. A build file nests 4 levels (`gpu` → entry → inline
 #: part → a list in it), a catalog file about as many; 32 leaves room for anything a person writes and
@@ -76,8 +76,8 @@ def check_values(data: dict[str, Any], text: str, label: str, error: type[InputE
     if _plausible(data):
         return
     for path, problem in _problems(data, ()):
-        from planner.tomlpos import line_of
-        from planner.validation import location
+        from planner.util.tomlpos import line_of
+        from planner.util.validation import location
 
         raise error(f"{location(path)}: {problem}" if path else problem, file=label, line=line_of(text, path))
 
@@ -196,7 +196,7 @@ def _items(node: Any) -> Iterator[Any]:
 def _make_safe(item: Any) -> None:
     from tomlkit.items import Item, KeyType, SingleKey, String, StringType, Whitespace
 
-    from planner.fmt import printable
+    from planner.util.fmt import printable
 
     if isinstance(item, String):
         if _raw_unsafe(item._original, multiline=item._t.is_multiline()):

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from planner.record import Before, JsonSchema
+from planner.util.record import Before, JsonSchema
 
 if TYPE_CHECKING:
     import pint
@@ -55,7 +55,7 @@ def to_canonical(value: Any, kind: str) -> float:
 
     Raises ValueError with a sentence saying what was expected.
     """
-    from planner.validation import shown
+    from planner.util.validation import shown
 
     unit, symbol, what, plain = CANONICAL[kind]
     expected = f"expected {what} such as '{_EXAMPLES[kind]}' or a number of {symbol}"

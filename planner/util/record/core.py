@@ -5,7 +5,7 @@ Why not `pydantic.BaseModel`: a cold `planner check` would pay for importing pyd
 models on it, while the validation itself is pydantic-core's either way. Measured on the whole cold check,
 `BaseModel` with `defer_build=True` costs far more than the records (`benchmarks/records.py` reproduces the
 comparison; the README's "Speed" has the figures). A record builds its core schema from its annotations on
-first use, from the closed set of types the models use (below); `planner/record/twin.py` builds the equivalent
+first use, from the closed set of types the models use (below); `planner/util/record/twin.py` builds the equivalent
 `pydantic.BaseModel` for the JSON Schema, and `tests/test_records.py` holds that both accept and refuse the same
 inputs with the same messages on every catalog entry, example build and generated junk.
 
@@ -309,7 +309,7 @@ def _schema(annotation: Any, constraints: dict[str, Any], strict: bool = False, 
             elif isinstance(item, Before):
                 befores.append(item.function)
             elif isinstance(item, JsonSchema):
-                pass  # for the JSON Schema only (planner/record/twin.py)
+                pass  # for the JSON Schema only (planner/util/record/twin.py)
             elif item is STRICT:
                 strict = True
         # An optional quantity (`Power | None`): as pydantic does, its bounds are checked after the functions,
@@ -350,7 +350,7 @@ def _schema(annotation: Any, constraints: dict[str, Any], strict: bool = False, 
         return cs.str_schema(strict=strict or None, **_only(constraints, (*_LENGTH_BOUNDS, "pattern")))
     if isinstance(annotation, type) and issubclass(annotation, Record):
         return annotation._core_schema()
-    raise TypeError(f"a record field cannot be of type {annotation!r} (planner/record/core.py lists the types)")
+    raise TypeError(f"a record field cannot be of type {annotation!r} (planner/util/record/core.py lists the types)")
 
 
 _BOUND_ERRORS = {"gt": ("greater_than", operator.gt), "ge": ("greater_than_equal", operator.ge),

@@ -24,7 +24,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from planner.errors import InputError
+from planner.util.errors import InputError
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))

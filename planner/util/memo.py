@@ -1,10 +1,9 @@
 """Memoising what is computed from a catalog part alone (its transient capability, its PSU mounts…).
 
-Parts are frozen records (planner/record/) but not hashable (they hold lists), and a catalog hands out the same object
-for an id for as long as it lives, so results are keyed on the part objects themselves: by identity, holding
-a reference to each, so an id is never reused while its entry is cached. Inline parts (a new object each time a
-build resolves) only fill the cache, which is emptied when it is full.
-"""
+Parts are frozen records (planner/util/record/) but not hashable (they hold lists), and a catalog hands out the same
+object for an id for as long as it lives, so results are keyed on the part objects themselves: by identity, holding a
+reference to each, so an id is never reused while its entry is cached. Inline parts (a new object each time a build
+resolves) only fill the cache, which is emptied when it is full."""
 
 from collections.abc import Callable
 from functools import wraps

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from planner.errors import InputError
-from planner.fileio import atomic_write
+from planner.util.errors import InputError
+from planner.util.fileio import atomic_write
 
 APP_NAME = "gpu-rig-planner"
 MAX_COPIES = 1000  # recovery files of one build in one directory before giving up on that directory

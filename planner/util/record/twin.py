@@ -14,7 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Strict, WithJsonSch
 from pydantic import Field as PydanticField
 from pydantic import model_validator as pydantic_model_validator
 
-from planner.record.core import STRICT, Before, FieldInfo, JsonSchema, Record, _hints
+from planner.util.record.core import STRICT, Before, FieldInfo, JsonSchema, Record, _hints
 
 
 @cache

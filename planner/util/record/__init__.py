@@ -1,7 +1,7 @@
 """Records: frozen classes declared like pydantic models and validated by pydantic-core (`core.py` says why);
 `twin.py` builds the equivalent pydantic model for the JSON Schema."""
 
-from planner.record.core import (
+from planner.util.record.core import (
     STRICT,
     Before,
     Field,

@@ -1,7 +1,7 @@
 """The user's settings file: defaults a builder sets once (the region of their wall outlets, the market they buy
 in).
 
-`~/.config/gpu-rig-planner/config.toml` on Linux (platformdirs; `PLANNER_CONFIG` overrides the path):
+`~/.config/gpu-rig-planner/util/config.toml` on Linux (platformdirs; `PLANNER_CONFIG` overrides the path):
 
     region = "eu"        # the outlet assumed when a build names no [[circuit]]: us, eu, uk, jp, cn, au
     market = "used"      # which price parts get when no --market is given: new, used, any (default any)
@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from planner.errors import InputError
+from planner.util.errors import InputError
 
 ENV = "PLANNER_CONFIG"
 REGIONS = ("us", "eu", "uk", "jp", "cn", "au")
@@ -36,7 +36,7 @@ def config_path() -> Path:
 
 @cache
 def _read(path: Path) -> dict[str, Any]:
-    from planner import tomlfile
+    from planner.util import tomlfile
 
     try:
         path.stat()
