@@ -1,4 +1,4 @@
-"""Generators for the fuzz harness (tests/test_fuzz.py): build files, catalog files and settings files as
+"""Generators for the fuzz harness (tests/properties/test_fuzz.py): build files, catalog files and settings files as
 bytes — mutated real files, hostile shapes (wrong types, huge numbers, deep nesting, unicode, control
 characters), random bytes, and extreme-but-valid builds drawn from the built-in catalog."""
 

@@ -15,7 +15,10 @@ from planner.checks.engine.context import Settings
 from planner.checks.engine.findings import Finding
 from planner.report import Report
 
-TEST_CATALOG_DIR = Path(__file__).resolve().parent / "data" / "catalog"
+#: The tests' folder (its data/, golden/ and shared modules) and the repository, for tests in any subfolder.
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+TEST_CATALOG_DIR = TESTS / "data" / "catalog"
 TEST_CATALOG = Catalog([TEST_CATALOG_DIR])
 
 BASE = """

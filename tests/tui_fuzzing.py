@@ -5,7 +5,7 @@ tab, enter, escape, ctrl+p, ctrl+z and ctrl+y, hostile pastes into every input, 
 resizes down to 10×4.
 
 A session passes when the app never raises (a traceback, a failed worker) and never stops answering (each
-session is bounded in time). tests/test_tui_fuzz.py runs a few sessions in CI; tools/tui_fuzz.py runs many with
+session is bounded in time). tests/tui/test_tui_fuzz.py runs a few sessions in CI; tools/tui_fuzz.py runs many with
 a given seed and reports the counts. Session `i` of seed `s` draws from random.Random(f"{s}:{i}"), so one
 failing session replays alone (`tools/tui_fuzz.py --seed s --first i --sessions 1`).
 

@@ -4,11 +4,10 @@ through `planner.cli.main.main` with a time bound.
 
     python tools/fuzz_commands.py [--inputs N] [--seed S] [--timeout SECONDS]
 
-An input is one generated file and one command that reads it. A failure is a traceback (an exception out of the
-CLI, or its "internal error" line), an exit code other than 0, 1 or 2, a run past the time bound (a hang), or a raw
-control character on stdout or stderr. Prints the seed, the counts per command and every failure's reproducer
-(seed and input number); exit 1 when there was any failure. tests/test_fuzz_commands.py runs a small number in CI.
-"""
+An input is one generated file and one command that reads it. A failure is a traceback (an exception out of the CLI, or
+its "internal error" line), an exit code other than 0, 1 or 2, a run past the time bound (a hang), or a raw control
+character on stdout or stderr. Prints the seed, the counts per command and every failure's reproducer (seed and input
+number); exit 1 when there was any failure. tests/properties/test_fuzz_commands.py runs a small number in CI."""
 
 from __future__ import annotations
 

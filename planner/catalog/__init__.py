@@ -1,6 +1,6 @@
 """The catalogs of parts: where they come from, reading them, finding parts in them, checking them whole.
 
-Modules, each importing only those above it in this list (tests/test_catalog_package.py holds them to it):
+Modules, each importing only those above it in this list (tests/unit/catalog/test_catalog_package.py holds them to it):
 
 * `words`: did-you-mean over names and part words (plain Python);
 * `sources`: the catalog directories and their override order, file names as users know them;

@@ -3,7 +3,7 @@ about start-up cost, not about planning, kept in this one module (`planner` and 
 here; tests and other callers use `planner.cli.main.main`).
 
 The check path loads pydantic-core but not pydantic (planner/util/record/core.py says why), so pydantic's plugin
-loader and the importlib.metadata it imports are never loaded; tests/test_startup.py holds both.
+loader and the importlib.metadata it imports are never loaded; tests/cli/test_startup.py holds both.
 """
 
 from __future__ import annotations

@@ -220,7 +220,7 @@ def symmetry_guards(items: Sequence[Item], nodes: Sequence[Node],
     figures on the same lines) follow the same rule. Units where a PSU is fixed or plugged now are nobody's twin
     (a move counts on them). Together with alike PSUs taking nodes in order, every assignment keeps a twin the
     search reaches: relabel the units and banks a group of alike PSUs is the first to use in the order it uses
-    them (`tests/test_lab_assign.py` holds the search equal to brute force on rooms with twins)."""
+    them (`tests/unit/lab/test_lab_assign.py` holds the search equal to brute force on rooms with twins)."""
     n_nodes = len(nodes)
     parent = list(range(n_nodes))
 

@@ -1,17 +1,17 @@
 """Records: the base of the planner's models — frozen classes declared like pydantic models (annotations,
 `Field(...)`, `@model_validator(mode="after")`) and validated by pydantic-core, pydantic's own engine.
 
-Why not `pydantic.BaseModel`: a cold `planner check` would pay for importing pydantic and for defining the
-models on it, while the validation itself is pydantic-core's either way. Measured on the whole cold check,
-`BaseModel` with `defer_build=True` costs far more than the records (`benchmarks/records.py` reproduces the
-comparison; the README's "Speed" has the figures). A record builds its core schema from its annotations on
-first use, from the closed set of types the models use (below); `planner/util/record/twin.py` builds the equivalent
-`pydantic.BaseModel` for the JSON Schema, and `tests/test_records.py` holds that both accept and refuse the same
-inputs with the same messages on every catalog entry, example build and generated junk.
+Why not `pydantic.BaseModel`: a cold `planner check` would pay for importing pydantic and for defining the models on it,
+while the validation itself is pydantic-core's either way. Measured on the whole cold check, `BaseModel` with
+`defer_build=True` costs far more than the records (`benchmarks/records.py` reproduces the comparison; the README's
+"Speed" has the figures). A record builds its core schema from its annotations on first use, from the closed set of
+types the models use (below); `planner/util/record/twin.py` builds the equivalent `pydantic.BaseModel` for the JSON
+Schema, and `tests/unit/models/test_records.py` holds that both accept and refuse the same inputs with the same messages
+on every catalog entry, example build and generated junk.
 
 The records lean on what pydantic-core does for `BaseModel` without documenting it on its own (the four
 `__pydantic_*` instance slots, `validate_python(self_instance=…)`, the alias config keys): pyproject pins
-pydantic-core to the version the pinned pydantic requires, and `tests/test_record_contract.py` fails if a
+pydantic-core to the version the pinned pydantic requires, and `tests/unit/models/test_record_contract.py` fails if a
 pydantic-core changes any of it, if a record's dict holds anything but its fields, or if `Record` grows a public
 name `BaseModel` lacks (going back stays a base-class swap).
 

@@ -1,7 +1,7 @@
-"""A record's pydantic twin: the `pydantic.BaseModel` with the same fields, constraints, aliases, docs and
-validators — for the JSON Schema (`planner schema`, docs/build.schema.json) and for the test that holds that a
-record and its twin accept and refuse the same inputs alike (tests/test_records.py). Loads pydantic; the check
-path never does."""
+"""A record's pydantic twin: the `pydantic.BaseModel` with the same fields, constraints, aliases, docs and validators —
+for the JSON Schema (`planner schema`, docs/build.schema.json) and for the test that holds that a record and its twin
+accept and refuse the same inputs alike (tests/unit/models/test_records.py). Loads pydantic; the check path never does.
+"""
 
 from __future__ import annotations
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from planner.catalog import Catalog
 from planner.lab.report import check_lab
 
-LABS = Path(__file__).resolve().parent.parent / "examples" / "labs"
+from helpers import ROOT
+
+LABS = ROOT / "examples" / "labs"
 
 
 @pytest.mark.parametrize(("name", "verdict", "lab_codes"), [

@@ -3,8 +3,6 @@ one edit that ctrl+z takes back."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from textual.widgets import Static
 
@@ -12,9 +10,9 @@ from planner.catalog import Catalog
 from tui.app import make_app
 from tui.screens.complete import CompleteBuild
 
-from helpers import settle
+from helpers import TESTS, settle
 
-PARTIAL = Path(__file__).resolve().parent / "data" / "recommend" / "two-4090s-partial.toml"
+PARTIAL = TESTS / "data" / "recommend" / "two-4090s-partial.toml"
 
 
 @pytest.mark.asyncio

@@ -4,11 +4,11 @@ points to `planner solve`, which completes it."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from conftest import run_cli
+from helpers import TESTS
 
-DRAFT = Path(__file__).parent / "data" / "partial" / "gpus-only-count-two.toml"
+DRAFT = TESTS / "data" / "partial" / "gpus-only-count-two.toml"
 
 
 def test_check_of_a_gpus_only_file_names_every_missing_part_and_the_bad_count_in_one_run() -> None:

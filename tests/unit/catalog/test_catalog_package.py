@@ -13,7 +13,9 @@ import pytest
 
 from planner.catalog import Catalog
 
-PLANNER = Path(__file__).resolve().parents[1] / "planner"
+from helpers import ROOT
+
+PLANNER = ROOT / "planner"
 
 #: The catalog's modules, lowest layer first (planner/catalog/__init__.py says what each does).
 LAYERS = ["words", "sources", "cache", "read", "validate", "prices", "lookup"]

@@ -25,8 +25,9 @@ from planner.solve.search import Search
 from planner.solve.space import Objective
 
 from conftest import run_cli
+from helpers import TESTS
 
-DATA = Path(__file__).resolve().parent / "data" / "solve"
+DATA = TESTS / "data" / "solve"
 SMALL = DATA / "small"
 PRICES = DATA / "test-prices.toml"
 BUILDS = DATA / "builds"

@@ -8,7 +8,9 @@ from pathlib import Path
 from planner.api import check_file
 from planner.catalog import Catalog
 
-DATA = Path(__file__).parent / "data" / "alike"
+from helpers import TESTS
+
+DATA = TESTS / "data" / "alike"
 BY_COUNT, BY_TABLES = DATA / "sixteen-by-count.toml", DATA / "sixteen-by-tables.toml"
 
 

@@ -14,7 +14,9 @@ from planner.checks.engine import registry
 from planner.checks.engine.docs import render, table
 from planner.checks.engine.registry import SECTIONS, check, registered, unregister
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "verdicts.md"
+from helpers import ROOT
+
+DOC = ROOT / "docs" / "verdicts.md"
 
 
 def test_docs_verdicts_tables_are_the_ones_the_declarations_generate() -> None:

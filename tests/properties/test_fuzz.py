@@ -4,7 +4,7 @@ layer (open, check, edit, save, reopen). Promises: no traceback and no internal 
 per batch), and every file of a batch reported — a report or one error line naming it.
 
 Seeded by the project's hypothesis profile (tests/conftest.py: the same inputs every run). A few thousand
-inputs in CI; more with `PLANNER_FUZZ_EXAMPLES=20000 pytest tests/test_fuzz.py -s`, which also prints the
+inputs in CI; more with `PLANNER_FUZZ_EXAMPLES=20000 pytest tests/properties/test_fuzz.py -s`, which also prints the
 figures (inputs, batches, time, slowest batch).
 """
 

@@ -13,7 +13,7 @@ from planner.checks.engine.findings import Change
 from planner.checks.optimize import apply_to_toml, optimize, power_limit_codes
 
 from conftest import EXAMPLES, example, run_cli
-from helpers import BASE, TEST_CATALOG, build, gpus, report
+from helpers import BASE, TEST_CATALOG, TESTS, build, gpus, report
 
 DETTMERS = ["fail-dettmers-quad-3090-us-15a.toml", "fail-dettmers-quad-3090-230v.toml"]
 OPTIMISER_FIX = re.compile(r"^set \d+ W on .+: ([−+]\d+ % estimated throughput|no measurable throughput cost);"
@@ -117,7 +117,7 @@ def test_what_no_power_limit_clears_is_reported_as_remaining(tmp_path: Path) -> 
     assert "psu.connectors" in plan.remaining
     path = tmp_path / "few-plugs.toml"
     path.write_text(text)
-    result = run_cli("optimize", path, "--catalog", Path(__file__).parent / "data" / "catalog")
+    result = run_cli("optimize", path, "--catalog", TESTS / "data" / "catalog")
     assert result.code == 1 and "no power limit clears psu.connectors" in result.err
 
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from conftest import run_cli
+from helpers import TESTS
 
-BUILDERS = Path(__file__).resolve().parent / "data" / "solve" / "builder"
+BUILDERS = TESTS / "data" / "solve" / "builder"
 
 
 def _solve(name: str, *extra: str) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Issue 26, the TUI's crash classes, one regression test each: a build file whose values have the wrong
 shape (opened, then edited with a key), absurd numbers typed into the recommendation wizard, the command
 palette's search going on after its list is gone, and a dialog answered twice before it closes (found by the
-fuzz harness). The random storms over all of these are tests/test_tui_fuzz.py."""
+fuzz harness). The random storms over all of these are tests/tui/test_tui_fuzz.py."""
 
 from __future__ import annotations
 

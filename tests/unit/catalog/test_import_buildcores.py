@@ -22,7 +22,9 @@ import pytest
 from planner.catalog import Catalog
 from planner.models.parts import KIND_FILES, KIND_MODELS, GpuBoard
 
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
+from helpers import ROOT
+
+TOOLS = ROOT / "tools"
 if str(TOOLS) not in sys.path:  # the importer's package, tools/buildcores (tools/import_buildcores.py is its command)
     sys.path.insert(0, str(TOOLS))
 
@@ -325,7 +327,7 @@ def test_main_writes_valid_deterministic_files(tmp_path: Path) -> None:
     chips = tmp_path / "gpu-chips.toml"
     chips.write_text(render("gpu-chip", {k: v for k, v in CHIPS.items() if k != "broken"}))
     out = tmp_path / "out"
-    no_curated = tmp_path / "no-curated-parts"  # every record stands alone here (tests/test_catalog_identity.py
+    no_curated = tmp_path / "no-curated-parts"  # every record stands alone here (test_catalog_identity.py
     no_curated.mkdir()                           # checks the matching to curated parts)
     args = ["--source", str(source), "--out", str(out), "--chips", str(chips), "--curated", str(no_curated)]
     assert main(args) == 0

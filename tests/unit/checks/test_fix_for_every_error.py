@@ -16,8 +16,9 @@ from planner.checks.engine.registry import registered
 from planner.report import Report
 
 from conftest import EXAMPLES
+from helpers import TESTS
 
-FIXES = Path(__file__).resolve().parent / "data" / "fixes"
+FIXES = TESTS / "data" / "fixes"
 
 #: Codes that never report an error, with the reason; each is checked against every test build below.
 NEVER_AN_ERROR: dict[str, str] = {

@@ -11,7 +11,7 @@ from pathlib import Path
 import grimp
 import networkx as nx
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
 
 
 def _import_graph() -> nx.DiGraph:

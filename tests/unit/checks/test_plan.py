@@ -4,7 +4,6 @@ below it, bigger-PSU and second-PSU fixes among them; a fix that changes the GPU
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,9 @@ from planner.catalog import Catalog
 from planner.report import Report
 
 from conftest import example, run_cli
+from helpers import TESTS
 
-QUAD_TUF = Path(__file__).parent / "data" / "plan" / "quad-3090-tuf-x670e-rm1000x-15a.toml"
+QUAD_TUF = TESTS / "data" / "plan" / "quad-3090-tuf-x670e-rm1000x-15a.toml"
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +93,7 @@ def test_a_power_only_failure_is_planned_as_one_power_limit_for_all_cards(catalo
     assert [c.path for c in report.plan.changes] == ["gpu[0].power_limit"]
 
 
-QUAD_4090 = Path(__file__).parent / "data" / "plan" / "quad-4090-fe-wrx80.toml"
+QUAD_4090 = TESTS / "data" / "plan" / "quad-4090-fe-wrx80.toml"
 
 
 def test_a_chip_changing_slot_fix_states_its_speed_and_memory_cost(catalog: Catalog) -> None:

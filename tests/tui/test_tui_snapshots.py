@@ -3,7 +3,7 @@ failing 4× RTX 3090 example (one US 15 A circuit), the catalog picker, the powe
 ranking GPUs for Llama 3 70B at 4 bits. Against the frozen test catalog (with tests/data/tui-catalog for the
 example's board and CPU and the model), so curating the built-in catalogs does not change them.
 
-After a deliberate change of a screen: `pytest tests/test_tui_snapshots.py --snapshot-update`, then look
+After a deliberate change of a screen: `pytest tests/tui/test_tui_snapshots.py --snapshot-update`, then look
 at the new SVGs before committing them.
 """
 

@@ -16,8 +16,9 @@ from planner.catalog import Catalog
 from planner.recommend.complete import SMALLER_FORMATS
 
 from conftest import example, run_cli
+from helpers import TESTS
 
-DATA = Path(__file__).resolve().parent / "data" / "recommend"
+DATA = TESTS / "data" / "recommend"
 TWO_4090S = DATA / "two-4090s-partial.toml"  # GPUs only: two owned-to-be RTX 4090 FE, max_circuits = 2
 DUAL_3090 = example("pass-dual-3090-wrx80.toml")
 

@@ -12,7 +12,8 @@ import pytest
 import planner.placement.from_build as from_build
 from planner.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 PASSING = ROOT / "examples" / "builds" / "pass-dual-3090-wrx80.toml"
 FAILING = ROOT / "examples" / "builds" / "fail-dettmers-quad-3090-us-15a.toml"
 

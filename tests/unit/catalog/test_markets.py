@@ -18,10 +18,11 @@ from planner.catalog.prices import for_market, is_stale, load_prices, price_stat
 from planner.models.parts import GpuBoard
 
 from conftest import TODAY, example, run_cli
+from helpers import TESTS
 
 PASSING = example("pass-dual-3090-wrx80.toml")  # 2 × RTX 3090 FE on WRX80
-SOLVE_GPUS_ONLY = Path(__file__).parent / "data" / "solve" / "builds" / "gpus-only.toml"
-SOLVE_SMALL = Path(__file__).parent / "data" / "solve" / "small"
+SOLVE_GPUS_ONLY = TESTS / "data" / "solve" / "builds" / "gpus-only.toml"
+SOLVE_SMALL = TESTS / "data" / "solve" / "small"
 
 #: The RTX 3090 FE of the frozen test catalog, with the prices of each test in place of its own.
 CARD = """\

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
 
 
 def test_every_command_answers_hostile_files_without_a_traceback_a_hang_or_a_raw_control_character(

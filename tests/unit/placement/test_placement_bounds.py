@@ -26,7 +26,8 @@ from planner.placement.solver import (
     solve_within,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 RING_BUILD = ROOT / "benchmarks" / "builds" / "ring-20-slots.toml"
 
 

@@ -322,7 +322,7 @@ def test_an_edit_that_makes_the_build_invalid_is_the_checks_problem_not_a_crash(
     assert "number too large" in (session.check().problem or "")
 
 
-# -- found by the fuzz harness (tests/test_fuzz.py) ------------------------------------------------------------
+# -- found by the fuzz harness (tests/properties/test_fuzz.py) ---------------------------------------------------------
 def test_the_line_of_an_error_is_found_in_linear_time_past_a_long_value(tmp_path: Path) -> None:
     """tomlpos re-scanned a run of key characters from each of its positions: 5 s for a 20 kB value, minutes for
     this one; now a few milliseconds (the limit only catches the quadratic scan)."""
