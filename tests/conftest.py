@@ -24,7 +24,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 #: The tests marked `slow` (`pytest -m "not slow"` leaves them out of the inner loop; CI runs everything): by
 #: module, every test ("*") or the tests named. Fuzzing, brute force, completing builds with the solver over the
-#: full catalogs, and the browser.
+#: full catalogs, the browser, and the TUI's Pilot sessions (PILOT_FREE below).
 SLOW: dict[str, tuple[str, ...]] = {
     # fuzzing: generated and hostile inputs by the thousand
     "test_fuzz.py": ("*",),
@@ -56,10 +56,16 @@ SLOW: dict[str, tuple[str, ...]] = {
 }
 
 
+#: The app driven through Textual's Pilot (tests/tui/, but for the session's own tests and the façade's import
+#: scan): whole sessions of key presses and screens, seconds each; `pytest tests/tui` is the TUI's own loop.
+PILOT_FREE = ("test_session.py", "test_session_tools.py", "test_tui_facade.py")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         names = SLOW.get(item.path.name, ())
-        if "*" in names or getattr(item, "originalname", item.name) in names:
+        pilot = item.path.parent.name == "tui" and item.path.name not in PILOT_FREE
+        if pilot or "*" in names or getattr(item, "originalname", item.name) in names:
             item.add_marker(pytest.mark.slow)
 
 
