@@ -47,8 +47,14 @@ SLOW: dict[str, tuple[str, ...]] = {
                                  "test_when_the_solver_leaves_a_gpu_out_no_assignment_places_them_all"),
     "test_lab_assign.py": ("test_branch_and_bound_equals_brute_force",
                            "test_the_search_skips_twin_pdus_and_banks_and_still_equals_brute_force"),
-    # completing builds with the solver over the full catalogs
+    # completing builds with the solver over the full catalogs (a ranking prices each option's machine with it)
     "test_recommend_complete.py": ("*",),
+    "test_memory_fit.py": ("test_a_quantised_kv_cache_lowers_the_need",
+                           "test_json_keeps_the_old_gb_keys_and_adds_gib_ones"),
+    "test_perf_fit.py": ("test_vllm_ranks_four_card_options_differently_from_llama_cpp_and_says_why",
+                         "test_users_and_prefill_are_in_the_text_and_json_and_the_old_fields_stay"),
+    "test_recommend.py": ("test_plot_writes_an_svg_with_one_point_per_option",),
+    "test_cli_everyday.py": ("test_every_option_in_the_text_charts_legend_is_drawn",),
     "test_solve_builders.py": ("*",),
     "test_tui_complete.py": ("*",),
     # the browser
@@ -65,7 +71,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         names = SLOW.get(item.path.name, ())
         pilot = item.path.parent.name == "tui" and item.path.name not in PILOT_FREE
-        if pilot or "*" in names or getattr(item, "originalname", item.name) in names:
+        generated = item.path.parent.name == "properties"  # generated inputs by the hundred
+        if pilot or generated or "*" in names or getattr(item, "originalname", item.name) in names:
             item.add_marker(pytest.mark.slow)
 
 
