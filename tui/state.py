@@ -41,7 +41,9 @@ def check(pending: PendingCheck, edit: int) -> Checked:
     diagram = None
     if result.build is not None:
         try:
-            diagram = slot_diagram(result.build)
+            # drawn from the placement the checks used (placed again only when the check kept no models)
+            placement = result.checked.placement if result.checked is not None else None
+            diagram = slot_diagram(result.build, placement)
         except Exception as error:  # a bug in the diagram must not end the session: the check stands
             diagram = f"(no slot diagram: internal error {type(error).__name__})"
     return Checked(result, tuple(findings), diagram, edit)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import planner.placement.from_build as from_build
+from planner.catalog import Catalog
 from planner.cli.main import main
 
 from helpers import ROOT
@@ -51,3 +52,22 @@ def test_a_passing_build_is_placed_once_for_its_check_and_its_diagram(monkeypatc
 def test_an_export_that_draws_the_placement_reuses_the_checks(monkeypatch: pytest.MonkeyPatch, fmt: str,
                                                               tmp_path: Path) -> None:
     assert _placements(monkeypatch, ["export", str(PASSING), "--format", fmt, "-o", str(tmp_path / "out")]) == 1
+
+
+def test_the_tuis_check_draws_its_slot_diagram_from_the_checks_placement(monkeypatch: pytest.MonkeyPatch,
+                                                                          catalog: Catalog) -> None:
+    from planner.session import BuildSession
+    from tui.state import check
+
+    calls = 0
+    solve = from_build.solve
+
+    def counting(problem: from_build.Problem) -> from_build.Solution:
+        nonlocal calls
+        calls += 1
+        return solve(problem)
+
+    session = BuildSession.open(PASSING, catalog)
+    monkeypatch.setattr(from_build, "solve", counting)
+    checked = check(session.pending_check(), 0)
+    assert checked.diagram and calls == 1
