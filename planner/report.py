@@ -162,6 +162,14 @@ def price_facts(summary: Summary, part_id: str) -> dict[str, Any]:
             "stale": part_id in summary.stale_prices if market is not None else None}
 
 
+def price_tag(summary: Summary, part_id: str) -> str:
+    """` (used, 2026-10)`, ` (new, 2023-06, stale)`: a part's price market and date as the report gives them,
+    or nothing when it has no price there."""
+    facts = price_facts(summary, part_id)
+    words = [facts["market"], facts["price_date"], "stale" if facts["stale"] else None]
+    return f" ({', '.join(w for w in words if w)})" if facts["market"] else ""
+
+
 def to_json(report: Report) -> dict[str, Any]:
     """The report as JSON-ready data (README: planner check contract)."""
     data = _plain(report)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from planner.catalog.prices import dates_text, markets_text, stale_line
-from planner.report import Report, Summary, price_facts
+from planner.report import Report
 from planner.util.fmt import num, percent, printable, usd, watts
 
 _MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
@@ -63,14 +63,6 @@ def render_report(report: Report) -> str:
     for a in s.assumptions:
         lines.append(f"  Assumed: {a}")
     return "".join(printable(line) + "\n" for line in lines)  # each line one line, whatever a name holds
-
-
-def price_tag(summary: Summary, part_id: str) -> str:
-    """` (used, 2026-10)`, ` (new, 2023-06, stale)`: a part's price market and date as the report gives them,
-    or nothing when it has no price there."""
-    facts = price_facts(summary, part_id)
-    words = [facts["market"], facts["price_date"], "stale" if facts["stale"] else None]
-    return f" ({', '.join(w for w in words if w)})" if facts["market"] else ""
 
 
 def render_reports(reports: list[Report], diagrams: dict[str, str] | None = None) -> str:

@@ -4,7 +4,7 @@ completion screen). Lines are plain text; each face escapes them for its channel
 
 from __future__ import annotations
 
-from planner.report import price_facts
+from planner.report import price_tag
 from planner.solve import SolveResult
 from planner.util.fmt import usd
 
@@ -43,7 +43,7 @@ def explanation(result: SolveResult, *, part_width: int = 48, verdict: bool = Fa
             price = "another circuit (its own breaker)"
         else:
             price = "no price" if added.price_usd is None else usd(added.price_usd) + (" each" if n > 1 else "")
-            price += _price_tag(result, added.part)
+            price += price_tag(result.report.summary, added.part) if result.report is not None else ""
         part = f"{n} × {added.part}" if n > 1 else added.part
         lines.append(f"  {added.kind:<12} {part:<{part_width}} {price}")
     total = "unknown (a part has no price)" if result.added_usd is None else usd(result.added_usd)
@@ -65,12 +65,3 @@ def explanation(result: SolveResult, *, part_width: int = 48, verdict: bool = Fa
         lines.extend(f"  {runner}" for runner in result.runners_up)
     lines.extend(f"Note: {note}" for note in result.notes)
     return lines
-
-
-def _price_tag(result: SolveResult, part_id: str) -> str:
-    """` (used, 2026-10)`: the price's market and date as the completed build's report gives them."""
-    if result.report is None:
-        return ""
-    facts = price_facts(result.report.summary, part_id)
-    words = [facts["market"], facts["price_date"], "stale" if facts["stale"] else None]
-    return f" ({', '.join(w for w in words if w)})" if facts["market"] else ""
