@@ -19,21 +19,26 @@ PASSING = ROOT / "examples" / "builds" / "pass-dual-3090-wrx80.toml"
 FAILING = ROOT / "examples" / "builds" / "fail-dettmers-quad-3090-us-15a.toml"
 
 
-def _placements(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> int:
-    """How many times the placement solver runs for one command."""
-    calls = 0
+def _count_placements(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, count the placement solver's runs: the returned list's one item."""
+    calls = [0]
     solve = from_build.solve
 
     def counting(problem: from_build.Problem) -> from_build.Solution:
-        nonlocal calls
-        calls += 1
+        calls[0] += 1
         return solve(problem)
 
     monkeypatch.setattr(from_build, "solve", counting)
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        main(argv)
-    monkeypatch.setattr(from_build, "solve", solve)
     return calls
+
+
+def _placements(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> int:
+    """How many times the placement solver runs for one command."""
+    with monkeypatch.context() as patched:
+        calls = _count_placements(patched)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            main(argv)
+    return calls[0]
 
 
 @pytest.mark.parametrize("build", [PASSING, FAILING], ids=["passing", "failing"])
@@ -59,15 +64,7 @@ def test_the_tuis_check_draws_its_slot_diagram_from_the_checks_placement(monkeyp
     from planner.session import BuildSession
     from tui.state import check
 
-    calls = 0
-    solve = from_build.solve
-
-    def counting(problem: from_build.Problem) -> from_build.Solution:
-        nonlocal calls
-        calls += 1
-        return solve(problem)
-
     session = BuildSession.open(PASSING, catalog)
-    monkeypatch.setattr(from_build, "solve", counting)
+    calls = _count_placements(monkeypatch)
     checked = check(session.pending_check(), 0)
-    assert checked.diagram and calls == 1
+    assert checked.diagram and calls == [1]
